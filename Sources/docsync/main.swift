@@ -1,0 +1,4 @@
+import DocSyncCLI
+import Foundation
+
+exit(await DocSyncCLI.run(CommandLine.arguments))
