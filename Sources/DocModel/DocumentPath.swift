@@ -3,6 +3,11 @@ public struct DocumentPathError: Error, Equatable, Sendable, CustomStringConvert
     public var path: String
     public var reason: String
 
+    public init(path: String, reason: String) {
+        self.path = path
+        self.reason = reason
+    }
+
     public var description: String { "invalid document path \"\(Self.shortened(path))\": \(reason)" }
 
     static func shortened(_ text: String) -> String {

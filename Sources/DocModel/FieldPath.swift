@@ -128,5 +128,11 @@ public struct FieldPathError: Error, Equatable, Sendable, CustomStringConvertibl
     public var column: Int
     public var reason: String
 
+    public init(text: String, column: Int, reason: String) {
+        self.text = text
+        self.column = column
+        self.reason = reason
+    }
+
     public var description: String { "invalid field path \"\(text)\" at column \(column): \(reason)" }
 }
