@@ -20,6 +20,7 @@ let package = Package(
         .target(name: "DocSync", dependencies: ["DocModel", "DocStore", "RESTSource", "Firestore"]),
         .target(name: "DocSyncCLI", dependencies: ["DocSync", "SampleAPI"]),
         .executableTarget(name: "docsync", dependencies: ["DocSyncCLI"]),
+        .executableTarget(name: "docsync-bench", dependencies: ["DocModel"]),
         .target(name: "SampleAPI", dependencies: ["DocModel"]),
         .target(name: "TestSupport", dependencies: ["DocModel", "SampleAPI"], path: "Sources/TestSupport"),
         .testTarget(name: "DocModelTests", dependencies: ["DocModel", "TestSupport"]),

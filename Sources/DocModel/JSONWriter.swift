@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Writes canonical JSON: object keys sorted by UTF-8 bytes, no insignificant
 /// whitespace, integers as integers, doubles in shortest round-trip form with a
 /// `.0` or exponent so that they read back as doubles, non-finite doubles in the
@@ -13,7 +19,7 @@ public struct JSONWriter {
         switch value {
         case .null: append("null")
         case .bool(let flag): append(flag ? "true" : "false")
-        case .int(let integer): append(String(integer))
+        case .int(let integer): writeInteger(integer)
         case .double(let double): writeDouble(double)
         case .string(let string): writeString(string)
         case .array(let elements):
@@ -38,7 +44,30 @@ public struct JSONWriter {
 
     /// Key order of canonical JSON: lexicographic over UTF-8 bytes.
     public static func utf8Precedes(_ a: String, _ b: String) -> Bool {
-        a.utf8.lexicographicallyPrecedes(b.utf8)
+        var a = a
+        var b = b
+        return a.withUTF8 { left in
+            b.withUTF8 { right in
+                let common = min(left.count, right.count)
+                if common > 0, let l = left.baseAddress, let r = right.baseAddress {
+                    let order = memcmp(l, r, common)
+                    if order != 0 { return order < 0 }
+                }
+                return left.count < right.count
+            }
+        }
+    }
+
+    private mutating func writeInteger(_ integer: Int64) {
+        if integer < 0 { bytes.append(UInt8(ascii: "-")) }
+        // The magnitude as UInt64 covers Int64.min; digits come out last-first, then flip.
+        var magnitude = integer.magnitude
+        let firstDigit = bytes.count
+        repeat {
+            bytes.append(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude % 10))
+            magnitude /= 10
+        } while magnitude > 0
+        bytes[firstDigit...].reverse()
     }
 
     private mutating func writeDouble(_ double: Double) {
@@ -51,6 +80,15 @@ public struct JSONWriter {
 
     private mutating func writeString(_ string: String) {
         bytes.append(UInt8(ascii: "\""))
+        var string = string
+        let needsEscaping = string.withUTF8 { utf8 in
+            utf8.contains { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }
+        }
+        if !needsEscaping {
+            string.withUTF8 { bytes.append(contentsOf: $0) }
+            bytes.append(UInt8(ascii: "\""))
+            return
+        }
         for byte in string.utf8 {
             switch byte {
             case UInt8(ascii: "\""): append("\\\"")
