@@ -45,6 +45,6 @@ public struct Environment: Sendable {
     /// `currentDirectory` when one is set.
     public func resolve(_ path: String) -> String {
         guard let currentDirectory, !path.hasPrefix("/"), path != ":memory:" else { return path }
-        return URL(fileURLWithPath: currentDirectory).appendingPathComponent(path).path
+        return URL(fileURLWithPath: currentDirectory).appendingPathComponent(path).standardized.path
     }
 }
