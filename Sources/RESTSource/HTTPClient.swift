@@ -34,7 +34,9 @@ struct HTTPClient: Sendable {
         let displayURL = redactor(url.absoluteString)
         var request = URLRequest(url: url)
         request.httpMethod = method
-        request.timeoutInterval = settings.timeout
+        // The race in `attemptOnce` enforces the timeout; URLSession's own idle
+        // timeout is only a backstop (libcurl mishandles sub-second values).
+        request.timeoutInterval = max(1, settings.timeout) + 5
         for header in headers { request.setValue(header.value, forHTTPHeaderField: header.name) }
         if request.value(forHTTPHeaderField: "Accept") == nil { request.setValue("application/json", forHTTPHeaderField: "Accept") }
 
