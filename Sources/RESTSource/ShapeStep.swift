@@ -31,6 +31,11 @@ public struct FieldAssignment: Sendable {
     }
     public var field: FieldPath
     public var value: Value
+
+    public init(field: FieldPath, value: Value) {
+        self.field = field
+        self.value = value
+    }
 }
 
 /// `sections`: labels to find in a text field and the fields they go to.
@@ -39,11 +44,22 @@ public struct SectionsStep: Sendable {
         /// The label as written before the colon, matched case-insensitively.
         public var label: String
         public var field: FieldPath
+
+        public init(label: String, field: FieldPath) {
+            self.label = label
+            self.field = field
+        }
     }
     public var from: FieldPath
     public var labels: [Label]
     /// Remove the source field afterwards.
     public var dropSource: Bool
+
+    public init(from: FieldPath, labels: [Label], dropSource: Bool = false) {
+        self.from = from
+        self.labels = labels
+        self.dropSource = dropSource
+    }
 }
 
 /// `split`: a string field becomes an array of strings.
@@ -57,6 +73,15 @@ public struct SplitStep: Sendable {
     public var dropEmpty: Bool
     /// Remove trailing `.`, `,`, `;`, `:` and `!` from items (default true).
     public var stripTrailingPunctuation: Bool
+
+    public init(fields: [FieldPath], separators: [String], trim: Bool = true, dropEmpty: Bool = true,
+                stripTrailingPunctuation: Bool = true) {
+        self.fields = fields
+        self.separators = separators
+        self.trim = trim
+        self.dropEmpty = dropEmpty
+        self.stripTrailingPunctuation = stripTrailingPunctuation
+    }
 }
 
 /// `convert`: change the type of fields.
@@ -82,4 +107,11 @@ public struct ConvertStep: Sendable {
     /// Characters removed before converting (such as `"$,"` for `"$1,284.00"`).
     public var stripCharacters: String
     public var empty: EmptyPolicy
+
+    public init(fields: [FieldPath], to: Target, stripCharacters: String = "", empty: EmptyPolicy = .null) {
+        self.fields = fields
+        self.to = to
+        self.stripCharacters = stripCharacters
+        self.empty = empty
+    }
 }

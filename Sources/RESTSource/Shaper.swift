@@ -16,6 +16,11 @@ public struct Shaper: Sendable {
     public struct Failure: Error, Sendable, Equatable {
         public var field: String?
         public var message: String
+
+        public init(field: String?, message: String) {
+            self.field = field
+            self.message = message
+        }
     }
 
     /// The shaped document and its key.

@@ -206,6 +206,11 @@ public struct DetailRequest: Sendable {
 public struct FieldRename: Sendable, Hashable {
     public var from: FieldPath
     public var to: FieldPath
+
+    public init(from: FieldPath, to: FieldPath) {
+        self.from = from
+        self.to = to
+    }
 }
 
 /// The document id rule.
