@@ -1,0 +1,18 @@
+import DocModel
+
+/// One shaped record, ready to be stored under `key`.
+public struct SourceRecord: Sendable {
+    /// The document id (already checked with `DocumentID.validate`).
+    public var key: String
+    /// The shaped document (a JSON object).
+    public var document: JSONValue
+    /// SHA-256 (hex) of the raw list row's canonical JSON, so a later run can
+    /// tell whether a record changed before asking for its detail.
+    public var listFingerprint: String?
+
+    public init(key: String, document: JSONValue, listFingerprint: String? = nil) {
+        self.key = key
+        self.document = document
+        self.listFingerprint = listFingerprint
+    }
+}
