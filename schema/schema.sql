@@ -13,6 +13,42 @@ CREATE TABLE documents (
     CHECK (data IS NOT NULL OR synced_data IS NOT NULL)
 );
 
+CREATE TABLE run_failures (
+    run_id     INTEGER NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+    phase      TEXT    NOT NULL,
+    collection TEXT    NOT NULL,
+    key        TEXT,
+    field      TEXT,
+    message    TEXT    NOT NULL
+);
+
+CREATE TABLE runs (
+    id             INTEGER PRIMARY KEY,
+    command        TEXT    NOT NULL,
+    sources        TEXT    NOT NULL,
+    pid            INTEGER NOT NULL,
+    started_at     INTEGER NOT NULL,
+    finished_at    INTEGER,
+    outcome        TEXT    NOT NULL DEFAULT 'running'
+                   CHECK (outcome IN ('running', 'succeeded', 'partial', 'failed', 'refused', 'interrupted')),
+    created        INTEGER NOT NULL DEFAULT 0,
+    updated        INTEGER NOT NULL DEFAULT 0,
+    deleted        INTEGER NOT NULL DEFAULT 0,
+    unchanged      INTEGER NOT NULL DEFAULT 0,
+    failed         INTEGER NOT NULL DEFAULT 0,
+    pushed         INTEGER NOT NULL DEFAULT 0,
+    push_failed    INTEGER NOT NULL DEFAULT 0,
+    message        TEXT
+);
+
 CREATE TABLE schema_migrations (name TEXT PRIMARY KEY NOT NULL, checksum TEXT NOT NULL, applied_at INTEGER NOT NULL);
 
+CREATE TABLE source_state (
+    source     TEXT    PRIMARY KEY NOT NULL,
+    cursor     TEXT,
+    updated_at INTEGER NOT NULL
+);
+
 CREATE INDEX documents_pending ON documents (collection, id) WHERE data IS NOT synced_data;
+
+CREATE INDEX run_failures_by_run ON run_failures (run_id);

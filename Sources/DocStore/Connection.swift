@@ -167,6 +167,9 @@ final class Connection {
     /// Rows changed by the last INSERT, UPDATE or DELETE.
     var changes: Int { Int(sqlite3_changes(handle)) }
 
+    /// The rowid of the last successful INSERT on this connection.
+    var lastInsertedRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+
     /// True outside an explicit transaction.
     var isAutocommit: Bool { sqlite3_get_autocommit(handle) != 0 }
 

@@ -6,6 +6,8 @@
 public enum DocStoreError: Error, Equatable, Sendable, CustomStringConvertible {
     /// Another connection holds the write lock longer than the busy timeout.
     case storeBusy(path: String)
+    /// Another docsync process holds the store's run lock (a sync or push is running).
+    case storeInUse(path: String, pid: Int32?)
     /// The file exists but is not a SQLite database, or is a database docsync did not create.
     case notAStore(path: String, reason: String)
     /// The store file does not exist and the caller asked not to create it.
@@ -25,6 +27,8 @@ public enum DocStoreError: Error, Equatable, Sendable, CustomStringConvertible {
         switch self {
         case .storeBusy(let path):
             "store \(path) is busy: another docsync process is writing to it"
+        case .storeInUse(let path, let pid):
+            "store \(path) is in use by pid \(pid.map(String.init) ?? "unknown"): another docsync sync or push is running"
         case .notAStore(let path, let reason):
             "\(path) is not a docsync store (\(reason))"
         case .storeNotFound(let path):
@@ -47,6 +51,8 @@ public enum DocStoreError: Error, Equatable, Sendable, CustomStringConvertible {
         switch self {
         case .storeBusy:
             "wait for the other docsync process to finish, then run the command again"
+        case .storeInUse:
+            "wait for it to finish, or pass --wait SECONDS to wait for it"
         case .notAStore:
             "pass --store with the path of a docsync store, or a new path to create one"
         case .storeNotFound:

@@ -57,6 +57,7 @@ public struct JSONReportRenderer: Sendable {
         ]
         if let push = source.push { object["push"] = value(push) }
         if let refusal = source.refusal { object["refusal"] = .string(refusal) }
+        if let pullError = source.pullError { object["pullError"] = .string(pullError) }
         return .object(object)
     }
 

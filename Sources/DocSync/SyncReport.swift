@@ -31,7 +31,8 @@ public struct SyncReport: Sendable, Equatable {
 
     /// True when any record failed to pull, shape or push.
     public var hasFailures: Bool {
-        totals.failed > 0 || (pushTotals?.failed ?? 0) > 0 || sources.contains { $0.refusal != nil }
+        totals.failed > 0 || (pushTotals?.failed ?? 0) > 0 || (pushTotals?.conflicts ?? 0) > 0
+            || sources.contains { $0.pullError != nil || $0.isRefusedByDeleteGuard }
     }
 }
 
@@ -100,8 +101,13 @@ public struct SourceReport: Sendable, Equatable {
     public var failures: [RecordFailure] = []
     public var pull = PullCounts()
     public var push: PushCounts?
-    /// Why deletes (or the whole plan) were refused, e.g. the mass-delete guard.
+    /// Why no deletes were planned or applied (incomplete pull, records without a key,
+    /// the mass-delete guard); nil when deletes went ahead.
     public var refusal: String?
+    /// True when the mass-delete guard refused the plan: nothing of this source is pushed.
+    public var isRefusedByDeleteGuard = false
+    /// Set when the pull stopped before the end (after retries): the reason.
+    public var pullError: String?
 
     public init(name: String, collection: String) {
         self.name = name

@@ -24,6 +24,9 @@ public struct TextReportRenderer: Sendable {
         out += Self.summaryLine(report.totals) + "\n"
         for source in report.sources {
             out += "\n\(source.collection) (source \(source.name))\n"
+            if let pullError = source.pullError {
+                out += "  " + paint("pull failed: ", .red) + pullError + "\n"
+            }
             if let refusal = source.refusal {
                 out += "  " + paint("refused: ", .red) + refusal + "\n"
             }

@@ -4,6 +4,9 @@ enum RootCommand {
         name: "docsync",
         summary: "Keep a Firestore collection in step with a REST API, through a local SQLite document store.",
         subcommands: [
+            SyncCommand.spec,
+            SyncCommand.diffSpec,
+            PushCommand.spec,
             GetCommand.spec,
             ImportCommand.spec,
             ExportCommand.spec,

@@ -1,0 +1,187 @@
+import DocModel
+import DocStore
+import DocSync
+import Foundation
+
+/// `docsync sync` and `docsync diff`: pull, plan, store and push only the changes.
+struct SyncCommand: RunnableCommand, Equatable {
+    static let spec = CommandSpec(
+        name: "sync",
+        summary: "Pull every source, store the changes, and push only those to Firestore.",
+        discussion: """
+            Safe to re-run after a crash: pending pushes are derived from the store. \
+            With --dry-run nothing is written, locally or remotely.
+            """,
+        options: sharedOptions + [
+            .flag("dry-run", help: "Pull and plan only; print the plan and write nothing."),
+            .flag("no-push", help: "Store the changes but do not push them."),
+        ],
+        command: SyncCommand.self
+    )
+
+    static let diffSpec = CommandSpec(
+        name: "diff",
+        summary: "Show what a sync would change, field by field (the same as 'sync --dry-run').",
+        options: sharedOptions,
+        command: DiffCommand.self
+    )
+
+    static let sharedOptions: [OptionSpec] = [
+        .config, .storeOverride,
+        .value("source", valueName: "name", help: "Sync only this source (repeatable)."),
+        .value("format", valueName: "format", help: "Report format.", defaultValue: "text", allowedValues: ["text", "json", "markdown"]),
+        .flag("detailed-exitcode", help: "With a dry run: exit 0 when nothing would change and 2 when something would."),
+        .flag("allow-mass-delete", help: "Apply a plan that deletes more than the configured share of a collection."),
+        .value("project", valueName: "id", help: "Firestore project id (overrides the config and GOOGLE_CLOUD_PROJECT)."),
+        .value("database", valueName: "id", help: "Firestore database id.", defaultValue: "(default)"),
+        .value("wait", valueName: "seconds", help: "Wait this long for another sync or push holding the store.", defaultValue: "0"),
+        .quiet, .verbose, .noColor,
+    ]
+
+    var configPath: String
+    var storeOverride: String?
+    var sourceNames: [String]
+    var isDryRun: Bool
+    var skipsPush: Bool
+    var format: ReportFormat
+    var detailedExitCode: Bool
+    var allowsMassDelete: Bool
+    var project: String?
+    var database: String?
+    var lockWait: Duration
+    var output: OutputOptions
+
+    init(parsing arguments: ParsedArguments) throws(UsageError) {
+        try self.init(parsing: arguments, dryRun: arguments.flag("dry-run"))
+    }
+
+    init(parsing arguments: ParsedArguments, dryRun: Bool) throws(UsageError) {
+        configPath = arguments.value("config") ?? "docsync.json"
+        storeOverride = arguments.value("store")
+        sourceNames = arguments.values["source"] ?? []
+        isDryRun = dryRun
+        skipsPush = arguments.flag("no-push")
+        format = ReportFormat(rawValue: arguments.value("format") ?? "text") ?? .text
+        detailedExitCode = arguments.flag("detailed-exitcode")
+        allowsMassDelete = arguments.flag("allow-mass-delete")
+        project = arguments.value("project")
+        database = arguments.value("database")
+        lockWait = try arguments.seconds("wait", default: 0)
+        output = OutputOptions(arguments)
+    }
+
+    func run(in environment: Environment) async throws -> ExitStatus {
+        let setup = try RunSetup(configPath: configPath, storeOverride: storeOverride, environment: environment)
+        let console = Console(environment: environment, output: output)
+        let meter = TransferMeter()
+        var firestore: FirestoreClientBox?
+        if !isDryRun && !skipsPush {
+            firestore = try FirestoreClientBox(
+                target: setup.config.target, project: project, database: database, policy: setup.config.policy,
+                environment: environment, meter: meter, console: console)
+        }
+        var engine = SyncEngine(
+            store: setup.store, sources: setup.config.sources, policy: setup.config.policy, firestore: firestore?.client,
+            environment: environment.variables, progress: console.progressReporter(), meter: meter)
+        if output.isVerbose { engine.sourceRequestLog = console.logSourceRequest }
+        var options = SyncOptions()
+        options.isDryRun = isDryRun
+        options.skipsPush = skipsPush
+        options.allowsMassDelete = allowsMassDelete
+        options.sourceNames = sourceNames
+        options.lockWait = lockWait
+        let report = try await engine.sync(options)
+        console.finishProgress()
+        console.printReport(report, format: format)
+        if report.sources.contains(where: \.isRefusedByDeleteGuard) { return .failure }
+        if report.hasFailures { return .partialFailure }
+        if isDryRun && detailedExitCode && report.hasChanges { return .changesPresent }
+        return .success
+    }
+}
+
+/// `docsync diff`: `sync --dry-run`.
+struct DiffCommand: RunnableCommand, Equatable {
+    static let spec = SyncCommand.diffSpec
+    var sync: SyncCommand
+
+    init(parsing arguments: ParsedArguments) throws(UsageError) {
+        sync = try SyncCommand(parsing: arguments, dryRun: true)
+    }
+
+    func run(in environment: Environment) async throws -> ExitStatus {
+        try await sync.run(in: environment)
+    }
+}
+
+/// `docsync push`: send pending documents without pulling (config optional).
+struct PushCommand: RunnableCommand, Equatable {
+    static let spec = CommandSpec(
+        name: "push",
+        summary: "Push every pending document in the store to Firestore, without pulling.",
+        discussion: """
+            Works without a config file: the target comes from --project or GOOGLE_CLOUD_PROJECT, and \
+            FIRESTORE_EMULATOR_HOST selects the emulator as the official SDKs do. Pushes collections \
+            loaded with 'docsync import' too.
+            """,
+        options: [
+            .config, .storeOverride,
+            .value("collection", valueName: "path", help: "Push only this collection (repeatable)."),
+            .value("project", valueName: "id", help: "Firestore project id (overrides the config and GOOGLE_CLOUD_PROJECT)."),
+            .value("database", valueName: "id", help: "Firestore database id.", defaultValue: "(default)"),
+            .value("format", valueName: "format", help: "Report format.", defaultValue: "text", allowedValues: ["text", "json", "markdown"]),
+            .value("wait", valueName: "seconds", help: "Wait this long for another sync or push holding the store.", defaultValue: "0"),
+            .quiet, .verbose, .noColor,
+        ],
+        command: PushCommand.self
+    )
+
+    var configPath: String?
+    var storeOverride: String?
+    var collections: [CollectionPath]
+    var project: String?
+    var database: String?
+    var format: ReportFormat
+    var lockWait: Duration
+    var output: OutputOptions
+
+    init(parsing arguments: ParsedArguments) throws(UsageError) {
+        configPath = arguments.value("config")
+        storeOverride = arguments.value("store")
+        var collections: [CollectionPath] = []
+        for text in arguments.values["collection"] ?? [] {
+            do { collections.append(try CollectionPath(text)) } catch {
+                throw arguments.error(.invalidArgument("--collection '\(text)'", reason: error.reason))
+            }
+        }
+        self.collections = collections
+        project = arguments.value("project")
+        database = arguments.value("database")
+        format = ReportFormat(rawValue: arguments.value("format") ?? "text") ?? .text
+        lockWait = try arguments.seconds("wait", default: 0)
+        output = OutputOptions(arguments)
+    }
+
+    func run(in environment: Environment) async throws -> ExitStatus {
+        let setup: RunSetup
+        if let configPath {
+            setup = try RunSetup(configPath: configPath, storeOverride: storeOverride, environment: environment)
+        } else if FileManager.default.fileExists(atPath: environment.resolve("docsync.json")) {
+            setup = try RunSetup(configPath: "docsync.json", storeOverride: storeOverride, environment: environment)
+        } else {
+            setup = try RunSetup(storePath: storeOverride ?? "docsync.sqlite", environment: environment)
+        }
+        let console = Console(environment: environment, output: output)
+        let meter = TransferMeter()
+        let firestore = try FirestoreClientBox(
+            target: setup.config.target, project: project, database: database, policy: setup.config.policy,
+            environment: environment, meter: meter, console: console)
+        let engine = SyncEngine(
+            store: setup.store, sources: setup.config.sources, policy: setup.config.policy, firestore: firestore.client,
+            environment: environment.variables, progress: console.progressReporter(), meter: meter)
+        let report = try await engine.push(collections: collections.isEmpty ? nil : collections, lockWait: lockWait)
+        console.finishProgress()
+        console.printReport(report, format: format)
+        return report.hasFailures ? .partialFailure : .success
+    }
+}

@@ -1,0 +1,120 @@
+import DocSync
+import Firestore
+import Foundation
+import Synchronization
+
+/// Everything a run shows while it works and when it ends: progress, verbose
+/// request logs, and the report.
+///
+/// Progress goes to stderr: on a terminal one line redrawn in place; in a pipe
+/// a plain line at most every few seconds (no control characters); nothing with
+/// `--quiet`. Colour only on a terminal, without `--no-color` and `NO_COLOR`.
+final class Console: Sendable {
+    let environment: Environment
+    let output: OutputOptions
+    private let state = Mutex(ProgressState())
+
+    private struct ProgressState {
+        var lastLine = ""
+        var lastPrinted: ContinuousClock.Instant?
+        var started = ContinuousClock.now
+        var drewOnTerminal = false
+    }
+
+    /// Seconds between progress lines when stderr is not a terminal.
+    static let pipeInterval: Duration = .seconds(5)
+
+    init(environment: Environment, output: OutputOptions) {
+        self.environment = environment
+        self.output = output
+    }
+
+    var useColor: Bool {
+        environment.stdout.isTerminal && !output.noColor && environment.variables["NO_COLOR"] == nil
+    }
+
+    // MARK: Progress
+
+    func progressReporter() -> ProgressReporter {
+        guard !output.isQuiet else { return .silent }
+        return ProgressReporter { event in self.show(event) }
+    }
+
+    private func show(_ event: ProgressEvent) {
+        let line: String
+        let elapsed = state.withLock { ContinuousClock.now - $0.started }
+        let seconds = max(0.001, Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+        switch event {
+        case .planned(let source, let records):
+            line = "\(source): \(records) records planned (\(Int(Double(records) / seconds))/s)"
+        case .pushed(let collection, let done, let total):
+            let rate = Double(done) / seconds
+            let eta = rate > 0 && total > done ? String(format: ", ETA %.0fs", Double(total - done) / rate) : ""
+            line = "\(collection): pushed \(done)/\(total) documents (\(Int(rate))/s\(eta))"
+        }
+        let stderr = environment.stderr
+        state.withLock { state in
+            if stderr.isTerminal {
+                stderr.write("\r\u{1B}[K" + line)
+                state.drewOnTerminal = true
+            } else {
+                let now = ContinuousClock.now
+                if let last = state.lastPrinted, now - last < Self.pipeInterval { state.lastLine = line; return }
+                stderr.writeLine(line)
+                state.lastPrinted = now
+            }
+            state.lastLine = line
+        }
+    }
+
+    /// Clears the redrawn progress line before the report is printed.
+    func finishProgress() {
+        let stderr = environment.stderr
+        state.withLock { state in
+            if state.drewOnTerminal { stderr.write("\r\u{1B}[K") }
+            state.drewOnTerminal = false
+        }
+    }
+
+    // MARK: Verbose logs
+
+    /// One line per source request: method, redacted URL, status, duration, attempt.
+    var logSourceRequest: @Sendable (SourceRequestLogEntry) -> Void {
+        { entry in
+            let status = entry.status.map(String.init) ?? "no answer"
+            let retry = entry.attempt > 1 ? " (attempt \(entry.attempt))" : ""
+            let failure = entry.error.map { " — \($0)" } ?? ""
+            self.logLine(String(format: "%@ %@ → %@ in %.0f ms%@%@", entry.method, entry.url, status, entry.duration * 1000, retry, failure))
+        }
+    }
+
+    /// One line per Firestore request: method, URL, status, duration, attempt, writes.
+    var logFirestoreRequest: @Sendable (Firestore.RequestLogEntry) -> Void {
+        { entry in
+            let status = entry.status.map(String.init) ?? "no answer"
+            let retry = entry.attempt > 1 ? " (attempt \(entry.attempt))" : ""
+            let writes = entry.writeCount > 0 ? " [\(entry.writeCount) writes]" : ""
+            let ms = Double(entry.duration.components.seconds) * 1000 + Double(entry.duration.components.attoseconds) / 1e15
+            self.logLine(String(format: "%@ %@ → %@ in %.0f ms%@%@", entry.method, entry.url, status, ms, writes, retry))
+        }
+    }
+
+    private func logLine(_ line: String) {
+        let stderr = environment.stderr
+        state.withLock { state in
+            if state.drewOnTerminal { stderr.write("\r\u{1B}[K") }
+            stderr.writeLine(line)
+            if state.drewOnTerminal { stderr.write(state.lastLine) }
+        }
+    }
+
+    // MARK: Report
+
+    func printReport(_ report: SyncReport, format: ReportFormat) {
+        switch format {
+        case .text: environment.stdout.write(TextReportRenderer(useColor: useColor).render(report))
+        case .json: environment.stdout.write(JSONReportRenderer().render(report))
+        case .markdown: environment.stdout.write(MarkdownReportRenderer().render(report))
+        }
+    }
+}
