@@ -23,13 +23,14 @@ enum DocsyncBinary {
     /// Runs `executable` with `arguments` in `directory`, feeding `stdin`.
     static func run(_ arguments: [String], stdin: String = "", in directory: TemporaryDirectory, executable: URL? = nil) throws -> Result {
         let process = Process()
-        process.executableURL = try #require(executable ?? url)
+        guard let binary = executable ?? url else { throw CocoaError(.fileNoSuchFile) }
+        process.executableURL = binary
         process.arguments = arguments
         process.currentDirectoryURL = directory.url
         let outPath = directory.path("stdout-\(UUID().uuidString)")
         let errPath = directory.path("stderr-\(UUID().uuidString)")
-        FileManager.default.createFile(atPath: outPath, contents: nil)
-        FileManager.default.createFile(atPath: errPath, contents: nil)
+        _ = FileManager.default.createFile(atPath: outPath, contents: nil)
+        _ = FileManager.default.createFile(atPath: errPath, contents: nil)
         process.standardOutput = FileHandle(forWritingAtPath: outPath)
         process.standardError = FileHandle(forWritingAtPath: errPath)
         let input = Pipe()
@@ -46,7 +47,7 @@ enum DocsyncBinary {
     }
 }
 
-@Suite(.enabled(if: DocsyncBinary.url != nil, "build the executable first: swift build --product docsync"))
+@Suite(.tags(.endToEnd), .enabled(if: DocsyncBinary.url != nil, "build the executable first: swift build --product docsync"))
 struct EndToEndTests {
     @Test func versionAndHelpGoToStdoutWithStatusZero() throws {
         let directory = try TemporaryDirectory()
