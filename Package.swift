@@ -5,7 +5,7 @@ import PackageDescription
 //   docsync (executable shim) -> DocSyncCLI -> DocSync -> DocStore, RESTSource, Firestore -> DocModel
 let package = Package(
     name: "docsync",
-    platforms: [.macOS(.v14)],
+    platforms: [.macOS(.v15)],
     products: [
         .executable(name: "docsync", targets: ["docsync"]),
         .library(name: "DocSyncKit", targets: ["DocModel", "DocStore", "RESTSource", "Firestore", "DocSync"]),
@@ -18,18 +18,19 @@ let package = Package(
         .target(name: "RESTSource", dependencies: ["DocModel"]),
         .target(name: "Firestore", dependencies: ["DocModel", "COpenSSL"]),
         .target(name: "DocSync", dependencies: ["DocModel", "DocStore", "RESTSource", "Firestore"]),
-        .target(name: "DocSyncCLI", dependencies: ["DocSync", "SampleAPI"]),
+        .target(name: "DocSyncCLI", dependencies: ["DocSync", "SampleAPI", "LoopbackHTTP"]),
         .executableTarget(name: "docsync", dependencies: ["DocSyncCLI"]),
         .executableTarget(name: "docsync-bench", dependencies: ["DocModel"]),
         .target(name: "SampleAPI", dependencies: ["DocModel"]),
-        .target(name: "TestSupport", dependencies: ["DocModel", "SampleAPI"], path: "Sources/TestSupport"),
+        .target(name: "LoopbackHTTP"),
+        .target(name: "TestSupport", dependencies: ["DocModel", "SampleAPI", "LoopbackHTTP"]),
         .testTarget(name: "DocModelTests", dependencies: ["DocModel", "TestSupport"]),
         .testTarget(name: "DocStoreTests", dependencies: ["DocStore", "TestSupport"]),
         .testTarget(name: "FirestoreTests", dependencies: ["Firestore", "TestSupport"]),
         .testTarget(name: "RESTSourceTests", dependencies: ["RESTSource", "TestSupport"],
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "DocSyncTests", dependencies: ["DocSync", "TestSupport"]),
-        .testTarget(name: "DocSyncCLITests", dependencies: ["DocSyncCLI", "TestSupport"]),
+        .testTarget(name: "DocSyncCLITests", dependencies: ["DocSyncCLI", "TestSupport"], exclude: ["Snapshots"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,2 @@
+/// Tests see the loopback HTTP server as part of TestSupport.
+@_exported import LoopbackHTTP
