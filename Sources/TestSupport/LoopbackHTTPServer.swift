@@ -83,7 +83,8 @@ public struct HTTPResponseSpec: Sendable {
 /// The OS picks the port. Each connection gets its own thread; requests on a
 /// connection are answered in order (keep-alive). The handler may suspend (for
 /// example `try? await Task.sleep(for: .milliseconds(20))` to add latency) and
-/// is cancelled when the server stops.
+/// is cancelled when the server stops. Call `stop()` when done: the server and
+/// its threads live until then.
 ///
 /// ```swift
 /// let server = try LoopbackHTTPServer { request in .json(#"{"ok":true}"#) }
