@@ -32,6 +32,24 @@ import TestSupport
         #expect(log.withLock { $0.map(\.path) } == ["/v1/items?limit=10&offset=0", "/v1/items?limit=10&offset=10", "/v1/items?limit=10&offset=20"])
     }
 
+    @Test func pagePagingStopsAtTotalPagesCountingFromZero() async throws {
+        let log = LoopbackLock<[HTTPRequestRecord]>([])
+        let server = try PullHarness.server(recording: log) { request in
+            let page = Int(request.query["p"] ?? "") ?? 0
+            return .json(JSONValue.object(["rows": .array(slice(page * 10, 10)), "pages": "3"]).canonicalText)
+        }
+        defer { server.stop() }
+        let json = #"""
+        {"name": "p", "baseURL": "BASE",
+         "list": {"path": "/rows", "query": {"p": "{page}", "n": "{pageSize}"},
+                  "paginate": {"type": "page", "firstPage": 0, "pageSize": 10, "totalPages": "pages"}, "records": "rows"},
+         "key": "id"}
+        """#
+        let pulled = try await PullHarness.collect(RESTSource(config: try PullHarness.config(json, base: server.baseURL), environment: [:]))
+        #expect(pulled.summary?.records == 25)
+        #expect(log.withLock { $0.map { $0.query["p"] } } == ["0", "1", "2"])
+    }
+
     @Test func cursorPagingFollowsTheBodyCursorAndLeavesItOutAtFirst() async throws {
         let log = LoopbackLock<[HTTPRequestRecord]>([])
         let server = try PullHarness.server(recording: log) { request in
