@@ -247,8 +247,9 @@ public final class LoopbackHTTPServer: Sendable {
             guard let response = runHandler(request, connection: id) else { return }
             state.withLock { $0.requestCount += 1 }
             if response.resetConnection {
-                var linger = Foundation.linger(l_onoff: 1, l_linger: 0)
-                setsockopt(fd, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Foundation.linger>.size))
+                // SO_LINGER with a zero timeout makes close() send RST instead of FIN.
+                var abortive = linger(l_onoff: 1, l_linger: 0)
+                setsockopt(fd, SOL_SOCKET, SO_LINGER, &abortive, socklen_t(MemoryLayout<linger>.size))
                 return
             }
             let keepAlive = request.headers["connection"]?.lowercased() != "close" && response.truncateBodyAt == nil
