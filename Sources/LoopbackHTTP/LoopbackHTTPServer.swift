@@ -83,7 +83,8 @@ public struct HTTPResponseSpec: Sendable {
 /// The OS picks the port. Each connection gets its own thread; requests on a
 /// connection are answered in order (keep-alive). The handler may suspend (for
 /// example `try? await Task.sleep(for: .milliseconds(20))` to add latency) and
-/// is cancelled when the server stops.
+/// is cancelled when the server stops. Call `stop()` when done: the server and
+/// its threads live until then.
 ///
 /// ```swift
 /// let server = try LoopbackHTTPServer { request in .json(#"{"ok":true}"#) }
@@ -246,8 +247,9 @@ public final class LoopbackHTTPServer: Sendable {
             guard let response = runHandler(request, connection: id) else { return }
             state.withLock { $0.requestCount += 1 }
             if response.resetConnection {
-                var linger = Foundation.linger(l_onoff: 1, l_linger: 0)
-                setsockopt(fd, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Foundation.linger>.size))
+                // SO_LINGER with a zero timeout makes close() send RST instead of FIN.
+                var abortive = linger(l_onoff: 1, l_linger: 0)
+                setsockopt(fd, SOL_SOCKET, SO_LINGER, &abortive, socklen_t(MemoryLayout<linger>.size))
                 return
             }
             let keepAlive = request.headers["connection"]?.lowercased() != "close" && response.truncateBodyAt == nil

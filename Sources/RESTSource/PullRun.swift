@@ -169,7 +169,7 @@ struct PullRun: Sendable {
                 if paging.kind == .cursor, let cursor, let param = paging.cursorParam { extra.append((param, cursor)) }
                 if let incremental = config.incremental, let param = incremental.param, let since { extra.append((param, since)) }
                 let size = paging.size ?? 0
-                url = try buildURL(list.request, values: { name in
+                url = try listURL(list.request, values: { name in
                     switch name {
                     case "page": return String(page)
                     case "pageSize", "limit", "size": return String(size)
@@ -269,6 +269,18 @@ struct PullRun: Sendable {
             if pageNumber >= paging.maxPages {
                 throw SourceError.pageLimit(maxPages: paging.maxPages, url: response.displayURL)
             }
+        }
+    }
+
+    /// `buildURL` for the list request: a placeholder without a value is a
+    /// setup problem (say `{since}` in the path with no saved cursor and no
+    /// `incremental.initial`), reported as a `SourceError`.
+    private func listURL(_ request: RequestTemplate, values: (String) -> String?, extraQuery: [(String, String)]) throws -> URL {
+        do {
+            return try buildURL(request, values: values, extraQuery: extraQuery)
+        } catch let error as TemplateRenderError {
+            let hint = error.missing == "since" ? "; set incremental.initial or use incremental.param" : ""
+            throw SourceError.invalidURL(url: redactor(request.path.description), reason: "no value for {\(error.missing)}\(hint)")
         }
     }
 

@@ -95,7 +95,7 @@ extension SourceConfig {
     }
 
     private static func decodeRequest(_ object: ConfigObject, allowed: Set<String>?) throws(ConfigError) -> RequestTemplate {
-        let method = try object.optional("method")?.choice(["GET", "POST"], what: "method") ?? "GET"
+        let method = try object.optional("method")?.choice(["GET"], what: "method") ?? "GET"
         let path = try decodeTemplate(try object.required("path"), allowed: allowed, what: "path")
         var query: [QueryTemplate] = []
         if let reader = object.optional("query") {
