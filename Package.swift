@@ -29,7 +29,7 @@ let package = Package(
         .testTarget(name: "FirestoreTests", dependencies: ["Firestore", "TestSupport"]),
         .testTarget(name: "RESTSourceTests", dependencies: ["RESTSource", "TestSupport"],
                     resources: [.copy("Fixtures")]),
-        .testTarget(name: "DocSyncTests", dependencies: ["DocSync", "TestSupport"]),
+        .testTarget(name: "DocSyncTests", dependencies: ["DocSync", "TestSupport"], exclude: ["Snapshots"]),
         .testTarget(name: "DocSyncCLITests", dependencies: ["DocSyncCLI", "TestSupport"], exclude: ["Snapshots"]),
     ],
     swiftLanguageModes: [.v6]

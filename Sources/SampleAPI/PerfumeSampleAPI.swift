@@ -135,3 +135,41 @@ extension String {
         return String(validating: bytes, as: UTF8.self) ?? self
     }
 }
+
+extension PerfumeSampleAPI {
+    /// The docsync source for this API (list + detail, HTML description parsed into
+    /// fragranceFamily / scentType / keyNotes), as it appears in `examples/perfume.json`,
+    /// pointed at `baseURL`.
+    public static func sourceConfig(baseURL: String, collection: String = "Perfume") -> String {
+        """
+        {
+          "name": "perfume",
+          "collection": "\(collection)",
+          "baseURL": "\(baseURL)",
+          "list": {
+            "path": "/products/list",
+            "query": {"categoryId": "cat60148", "pageSize": "{pageSize}", "currentPage": "{page}"},
+            "paginate": {"type": "page", "pageSize": 60, "totalItems": "totalProducts"},
+            "records": "products"
+          },
+          "detail": {
+            "path": "/products/detail",
+            "query": {"productId": "{productId}", "preferedSku": "{currentSku.skuId}"},
+            "fields": ["longDescription", "quickLookDescription"],
+            "rename": {"quickLookDescription": "summary"}
+          },
+          "shape": [
+            {"htmlToText": "longDescription"},
+            {"sections": {"from": "longDescription",
+                          "labels": {"Fragrance Family": "fragranceFamily", "Scent Type": "scentType", "Key Notes": "keyNotes"}}},
+            {"split": {"fields": "keyNotes", "separators": [",", "&", "\\n"]}},
+            {"convert": {"fields": "rating", "to": "double"}},
+            {"convert": {"fields": "reviews", "to": "int"}},
+            {"convert": {"fields": "currentSku.listPrice", "to": "double", "stripCharacters": "$,"}}
+          ],
+          "key": "productId",
+          "http": {"concurrency": 8, "backoffSeconds": 0.01, "timeoutSeconds": 20}
+        }
+        """
+    }
+}
