@@ -24,43 +24,43 @@ extension FirestoreClient {
     public func write(_ writes: [FirestoreWrite], progress: (@Sendable (Int) -> Void)? = nil) async -> [WriteResult] {
         var outcomes = [Result<String?, FirestoreError>?](repeating: nil, count: writes.count)
         var finished = 0
-        var prepared: [PreparedWrite] = []
-        prepared.reserveCapacity(writes.count)
-        for (index, write) in writes.enumerated() {
-            do {
-                prepared.append(try prepare(write, index: index))
-            } catch {
-                outcomes[index] = .failure(error)
-                finished += 1
-            }
-        }
-        if finished > 0 { progress?(finished) }
 
         // Waves: the k-th write to a document goes out in wave k.
-        var occurrences: [String: Int] = [:]
-        var waves: [[PreparedWrite]] = []
-        for write in prepared {
-            let wave = occurrences[write.name, default: 0]
-            occurrences[write.name] = wave + 1
+        var occurrences: [DocumentPath: Int] = [:]
+        var waves: [[Int]] = []
+        for (index, write) in writes.enumerated() {
+            let wave = occurrences[write.path, default: 0]
+            occurrences[write.path] = wave + 1
             if wave == waves.count { waves.append([]) }
-            waves[wave].append(write)
+            waves[wave].append(index)
         }
 
         for wave in waves {
-            var pending = wave
+            // First round: writes are checked and encoded lazily, batch by batch, so
+            // encoding overlaps with the requests already in flight.
+            var source = LazyBatches(client: self, writes: writes, indices: wave)
+            var retryBatches: [[PreparedWrite]].Iterator?
             var round = 0
-            while !pending.isEmpty {
+            while true {
                 round += 1
-                if Task.isCancelled {
-                    for write in pending { outcomes[write.index] = .failure(.cancelled) }
-                    break
-                }
                 var retry: [PreparedWrite] = []
                 var retryAfter: Duration?
+                func nextBatch() -> [PreparedWrite]? {
+                    if Task.isCancelled { return nil }
+                    if retryBatches != nil { return retryBatches!.next() }
+                    while true {
+                        guard let (batch, invalid) = source.next() else { return nil }
+                        for (index, error) in invalid {
+                            outcomes[index] = .failure(error)
+                            finished += 1
+                        }
+                        if !invalid.isEmpty { progress?(finished) }
+                        if !batch.isEmpty { return batch }
+                    }
+                }
                 await withTaskGroup(of: [(PreparedWrite, WriteOutcome)].self) { group in
-                    var batches = pack(pending).makeIterator()
                     for _ in 0..<options.maxBatchesInFlight {
-                        guard let batch = batches.next() else { break }
+                        guard let batch = nextBatch() else { break }
                         group.addTask { await sendBatch(batch) }
                     }
                     for await results in group {
@@ -76,26 +76,76 @@ extension FirestoreClient {
                                     outcomes[write.index] = .failure(error.naming(write.path.description))
                                     finished += 1
                                 } else {
-                                    again.lastError = error
                                     retry.append(again)
                                     if let after { retryAfter = max(retryAfter ?? .zero, after) }
                                 }
                             }
                         }
                         progress?(finished)
-                        if let batch = batches.next() { group.addTask { await sendBatch(batch) } }
+                        if let batch = nextBatch() { group.addTask { await sendBatch(batch) } }
                     }
                 }
-                pending = retry.sorted { $0.index < $1.index }
-                if !pending.isEmpty {
-                    let attempt = pending.map(\.attempts).max() ?? round
-                    await options.sleep(options.retry.delay(beforeRetry: attempt, retryAfter: retryAfter, random: options.random()))
+                if Task.isCancelled {
+                    for index in wave where outcomes[index] == nil { outcomes[index] = .failure(.cancelled) }
+                    break
                 }
+                guard !retry.isEmpty else { break }
+                retry.sort { $0.index < $1.index }
+                let attempt = retry.map(\.attempts).max() ?? round
+                await options.sleep(options.retry.delay(beforeRetry: attempt, retryAfter: retryAfter, random: options.random()))
+                retryBatches = pack(retry).makeIterator()
             }
         }
 
         return writes.enumerated().map { index, write in
             WriteResult(path: write.path, outcome: outcomes[index] ?? .failure(.cancelled))
+        }
+    }
+
+    /// Checks and encodes writes on demand and packs them into batches within the
+    /// count and byte limits, in input order.
+    struct LazyBatches {
+        let client: FirestoreClient
+        let writes: [FirestoreWrite]
+        let indices: [Int]
+        var position = 0
+        var carried: PreparedWrite?
+
+        init(client: FirestoreClient, writes: [FirestoreWrite], indices: [Int]) {
+            self.client = client
+            self.writes = writes
+            self.indices = indices
+        }
+
+        /// The next batch and the writes refused while filling it; nil at the end.
+        mutating func next() -> (batch: [PreparedWrite], invalid: [(Int, FirestoreError)])? {
+            guard carried != nil || position < indices.count else { return nil }
+            var batch: [PreparedWrite] = []
+            var invalid: [(Int, FirestoreError)] = []
+            var bytes = FirestoreClient.batchOverhead
+            let limit = client.maxRequestBytes
+            while batch.count < client.options.maxWritesPerBatch {
+                let write: PreparedWrite
+                if let carried {
+                    write = carried
+                    self.carried = nil
+                } else {
+                    guard position < indices.count else { break }
+                    let index = indices[position]
+                    position += 1
+                    do { write = try client.prepare(writes[index], index: index) } catch {
+                        invalid.append((index, error))
+                        continue
+                    }
+                }
+                if !batch.isEmpty, bytes + write.json.count + 1 > limit {
+                    carried = write
+                    break
+                }
+                batch.append(write)
+                bytes += write.json.count + 1
+            }
+            return (batch, invalid)
         }
     }
 
@@ -108,7 +158,6 @@ extension FirestoreClient {
         var name: String
         var json: [UInt8]
         var attempts = 0
-        var lastError: FirestoreError?
     }
 
     enum WriteOutcome: Sendable {
@@ -116,37 +165,53 @@ extension FirestoreClient {
         case retry(FirestoreError, retryAfter: Duration?)
     }
 
-    /// Checks and encodes one write.
+    /// Checks and encodes one write, straight to the bytes of its JSON `Write` message.
     /// - Throws: `FirestoreError.invalidDocument` naming the document and the rule it breaks.
     func prepare(_ write: FirestoreWrite, index: Int) throws(FirestoreError) -> PreparedWrite {
         let document = write.path.description
         let name = database.name(of: write.path)
-        var message: [String: JSONValue] = [:]
+        var json: [UInt8] = []
+        json.reserveCapacity(256)
+        func append(_ text: String) { json.append(contentsOf: text.utf8) }
         switch write.operation {
         case .delete:
             try FirestoreValueCodec.checkName(write.path)
-            message["delete"] = .string(name)
+            append(#"{"delete":"#)
+            FirestoreValueCodec.appendString(name, to: &json)
         case .update(let fields, let mask):
             var body = fields
+            var maskPaths: [FieldPath]?
             if let mask {
                 let paths = try Self.normalizedMask(mask, document: document)
                 body = Self.fields(fields, coveredBy: paths)
-                message["updateMask"] = ["fieldPaths": .array(paths.map { .string($0.description) })]
+                maskPaths = paths
             }
-            let (encoded, _) = try codec.encodeDocument(body, path: write.path)
-            message["update"] = ["name": .string(name), "fields": encoded]
+            append(#"{"update":{"name":"#)
+            FirestoreValueCodec.appendString(name, to: &json)
+            append(#","fields":"#)
+            _ = try codec.writeDocumentFields(body, path: write.path, into: &json)
+            append("}")
+            if let maskPaths {
+                append(#","updateMask":{"fieldPaths":["#)
+                for (offset, path) in maskPaths.enumerated() {
+                    if offset > 0 { append(",") }
+                    FirestoreValueCodec.appendString(path.description, to: &json)
+                }
+                append("]}")
+            }
         }
         switch write.precondition {
         case .none: break
-        case .exists(let flag): message["currentDocument"] = ["exists": .bool(flag)]
+        case .exists(let flag): append(flag ? #","currentDocument":{"exists":true}"# : #","currentDocument":{"exists":false}"#)
         case .updateTime(let text):
             do {
-                message["currentDocument"] = ["updateTime": .string(try Timestamp.normalize(text))]
+                let normalized = try Timestamp.normalize(text)
+                append(#","currentDocument":{"updateTime":""# + normalized + #""}"#)
             } catch {
                 throw FirestoreError.invalidDocument(document: document, field: nil, reason: "precondition: \(error.description)")
             }
         }
-        let json = JSONValue.object(message).canonicalBytes
+        append("}")
         if json.count + 16 > maxRequestBytes {
             throw FirestoreError.invalidDocument(document: document, field: nil,
                                                  reason: "the write is \(json.count) bytes of JSON, more than one request may carry (\(maxRequestBytes))")
@@ -202,7 +267,7 @@ extension FirestoreClient {
 
     /// Greedy packing in input order within the count and byte limits.
     func pack(_ writes: [PreparedWrite]) -> [[PreparedWrite]] {
-        let overhead = 16  // {"writes":[ ... ]}
+        let overhead = Self.batchOverhead
         var batches: [[PreparedWrite]] = []
         var current: [PreparedWrite] = []
         var bytes = overhead
@@ -219,6 +284,9 @@ extension FirestoreClient {
         if !current.isEmpty { batches.append(current) }
         return batches
     }
+
+    /// The bytes of `{"writes":[` and `]}` around the writes.
+    static let batchOverhead = 16
 
     static func body(of batch: [PreparedWrite]) -> [UInt8] {
         var body: [UInt8] = []
