@@ -17,50 +17,52 @@ extension FirestoreClient {
     ///   up to `retry.maxAttempts` attempts each; other failures are final.
     /// - A batch Firestore calls too large is split in two and re-sent; a batchWrite
     ///   refused as a whole with INVALID_ARGUMENT is bisected until the invalid
-    ///   write fails alone.
+    ///   write fails alone (unless both halves are refused with the same message,
+    ///   which means the request itself is at fault: then every write fails with it).
+    ///   In atomic mode a refused commit fails all of its writes.
     ///
     /// - Parameter progress: called with the number of writes finished so far
     ///   (succeeded or failed for good), after each batch.
     public func write(_ writes: [FirestoreWrite], progress: (@Sendable (Int) -> Void)? = nil) async -> [WriteResult] {
         var outcomes = [Result<String?, FirestoreError>?](repeating: nil, count: writes.count)
         var finished = 0
-        var prepared: [PreparedWrite] = []
-        prepared.reserveCapacity(writes.count)
-        for (index, write) in writes.enumerated() {
-            do {
-                prepared.append(try prepare(write, index: index))
-            } catch {
-                outcomes[index] = .failure(error)
-                finished += 1
-            }
-        }
-        if finished > 0 { progress?(finished) }
 
         // Waves: the k-th write to a document goes out in wave k.
-        var occurrences: [String: Int] = [:]
-        var waves: [[PreparedWrite]] = []
-        for write in prepared {
-            let wave = occurrences[write.name, default: 0]
-            occurrences[write.name] = wave + 1
+        var occurrences: [DocumentPath: Int] = [:]
+        var waves: [[Int]] = []
+        for (index, write) in writes.enumerated() {
+            let wave = occurrences[write.path, default: 0]
+            occurrences[write.path] = wave + 1
             if wave == waves.count { waves.append([]) }
-            waves[wave].append(write)
+            waves[wave].append(index)
         }
 
         for wave in waves {
-            var pending = wave
+            // First round: writes are checked and encoded lazily, batch by batch, so
+            // encoding overlaps with the requests already in flight.
+            var source = LazyBatches(client: self, writes: writes, indices: wave)
+            var retryBatches: [[PreparedWrite]].Iterator?
             var round = 0
-            while !pending.isEmpty {
+            while true {
                 round += 1
-                if Task.isCancelled {
-                    for write in pending { outcomes[write.index] = .failure(.cancelled) }
-                    break
-                }
                 var retry: [PreparedWrite] = []
                 var retryAfter: Duration?
+                func nextBatch() -> [PreparedWrite]? {
+                    if Task.isCancelled { return nil }
+                    if retryBatches != nil { return retryBatches!.next() }
+                    while true {
+                        guard let (batch, invalid) = source.next() else { return nil }
+                        for (index, error) in invalid {
+                            outcomes[index] = .failure(error)
+                            finished += 1
+                        }
+                        if !invalid.isEmpty { progress?(finished) }
+                        if !batch.isEmpty { return batch }
+                    }
+                }
                 await withTaskGroup(of: [(PreparedWrite, WriteOutcome)].self) { group in
-                    var batches = pack(pending).makeIterator()
                     for _ in 0..<options.maxBatchesInFlight {
-                        guard let batch = batches.next() else { break }
+                        guard let batch = nextBatch() else { break }
                         group.addTask { await sendBatch(batch) }
                     }
                     for await results in group {
@@ -76,26 +78,76 @@ extension FirestoreClient {
                                     outcomes[write.index] = .failure(error.naming(write.path.description))
                                     finished += 1
                                 } else {
-                                    again.lastError = error
                                     retry.append(again)
                                     if let after { retryAfter = max(retryAfter ?? .zero, after) }
                                 }
                             }
                         }
                         progress?(finished)
-                        if let batch = batches.next() { group.addTask { await sendBatch(batch) } }
+                        if let batch = nextBatch() { group.addTask { await sendBatch(batch) } }
                     }
                 }
-                pending = retry.sorted { $0.index < $1.index }
-                if !pending.isEmpty {
-                    let attempt = pending.map(\.attempts).max() ?? round
-                    await options.sleep(options.retry.delay(beforeRetry: attempt, retryAfter: retryAfter, random: options.random()))
+                if Task.isCancelled {
+                    for index in wave where outcomes[index] == nil { outcomes[index] = .failure(.cancelled) }
+                    break
                 }
+                guard !retry.isEmpty else { break }
+                retry.sort { $0.index < $1.index }
+                let attempt = retry.map(\.attempts).max() ?? round
+                await options.sleep(options.retry.delay(beforeRetry: attempt, retryAfter: retryAfter, random: options.random()))
+                retryBatches = pack(retry).makeIterator()
             }
         }
 
         return writes.enumerated().map { index, write in
             WriteResult(path: write.path, outcome: outcomes[index] ?? .failure(.cancelled))
+        }
+    }
+
+    /// Checks and encodes writes on demand and packs them into batches within the
+    /// count and byte limits, in input order.
+    struct LazyBatches {
+        let client: FirestoreClient
+        let writes: [FirestoreWrite]
+        let indices: [Int]
+        var position = 0
+        var carried: PreparedWrite?
+
+        init(client: FirestoreClient, writes: [FirestoreWrite], indices: [Int]) {
+            self.client = client
+            self.writes = writes
+            self.indices = indices
+        }
+
+        /// The next batch and the writes refused while filling it; nil at the end.
+        mutating func next() -> (batch: [PreparedWrite], invalid: [(Int, FirestoreError)])? {
+            guard carried != nil || position < indices.count else { return nil }
+            var batch: [PreparedWrite] = []
+            var invalid: [(Int, FirestoreError)] = []
+            var bytes = FirestoreClient.batchOverhead
+            let limit = client.maxRequestBytes
+            while batch.count < client.options.maxWritesPerBatch {
+                let write: PreparedWrite
+                if let carried {
+                    write = carried
+                    self.carried = nil
+                } else {
+                    guard position < indices.count else { break }
+                    let index = indices[position]
+                    position += 1
+                    do { write = try client.prepare(writes[index], index: index) } catch {
+                        invalid.append((index, error))
+                        continue
+                    }
+                }
+                if !batch.isEmpty, bytes + write.json.count + 1 > limit {
+                    carried = write
+                    break
+                }
+                batch.append(write)
+                bytes += write.json.count + 1
+            }
+            return (batch, invalid)
         }
     }
 
@@ -108,7 +160,6 @@ extension FirestoreClient {
         var name: String
         var json: [UInt8]
         var attempts = 0
-        var lastError: FirestoreError?
     }
 
     enum WriteOutcome: Sendable {
@@ -116,37 +167,53 @@ extension FirestoreClient {
         case retry(FirestoreError, retryAfter: Duration?)
     }
 
-    /// Checks and encodes one write.
+    /// Checks and encodes one write, straight to the bytes of its JSON `Write` message.
     /// - Throws: `FirestoreError.invalidDocument` naming the document and the rule it breaks.
     func prepare(_ write: FirestoreWrite, index: Int) throws(FirestoreError) -> PreparedWrite {
         let document = write.path.description
         let name = database.name(of: write.path)
-        var message: [String: JSONValue] = [:]
+        var json: [UInt8] = []
+        json.reserveCapacity(256)
+        func append(_ text: String) { json.append(contentsOf: text.utf8) }
         switch write.operation {
         case .delete:
             try FirestoreValueCodec.checkName(write.path)
-            message["delete"] = .string(name)
+            append(#"{"delete":"#)
+            FirestoreValueCodec.appendString(name, to: &json)
         case .update(let fields, let mask):
             var body = fields
+            var maskPaths: [FieldPath]?
             if let mask {
                 let paths = try Self.normalizedMask(mask, document: document)
                 body = Self.fields(fields, coveredBy: paths)
-                message["updateMask"] = ["fieldPaths": .array(paths.map { .string($0.description) })]
+                maskPaths = paths
             }
-            let (encoded, _) = try codec.encodeDocument(body, path: write.path)
-            message["update"] = ["name": .string(name), "fields": encoded]
+            append(#"{"update":{"name":"#)
+            FirestoreValueCodec.appendString(name, to: &json)
+            append(#","fields":"#)
+            _ = try codec.writeDocumentFields(body, path: write.path, into: &json)
+            append("}")
+            if let maskPaths {
+                append(#","updateMask":{"fieldPaths":["#)
+                for (offset, path) in maskPaths.enumerated() {
+                    if offset > 0 { append(",") }
+                    FirestoreValueCodec.appendString(path.description, to: &json)
+                }
+                append("]}")
+            }
         }
         switch write.precondition {
         case .none: break
-        case .exists(let flag): message["currentDocument"] = ["exists": .bool(flag)]
+        case .exists(let flag): append(flag ? #","currentDocument":{"exists":true}"# : #","currentDocument":{"exists":false}"#)
         case .updateTime(let text):
             do {
-                message["currentDocument"] = ["updateTime": .string(try Timestamp.normalize(text))]
+                let normalized = try Timestamp.normalize(text)
+                append(#","currentDocument":{"updateTime":""# + normalized + #""}"#)
             } catch {
                 throw FirestoreError.invalidDocument(document: document, field: nil, reason: "precondition: \(error.description)")
             }
         }
-        let json = JSONValue.object(message).canonicalBytes
+        append("}")
         if json.count + 16 > maxRequestBytes {
             throw FirestoreError.invalidDocument(document: document, field: nil,
                                                  reason: "the write is \(json.count) bytes of JSON, more than one request may carry (\(maxRequestBytes))")
@@ -202,7 +269,7 @@ extension FirestoreClient {
 
     /// Greedy packing in input order within the count and byte limits.
     func pack(_ writes: [PreparedWrite]) -> [[PreparedWrite]] {
-        let overhead = 16  // {"writes":[ ... ]}
+        let overhead = Self.batchOverhead
         var batches: [[PreparedWrite]] = []
         var current: [PreparedWrite] = []
         var bytes = overhead
@@ -220,6 +287,9 @@ extension FirestoreClient {
         return batches
     }
 
+    /// The bytes of `{"writes":[` and `]}` around the writes.
+    static let batchOverhead = 16
+
     static func body(of batch: [PreparedWrite]) -> [UInt8] {
         var body: [UInt8] = []
         body.reserveCapacity(batch.reduce(16) { $0 + $1.json.count + 1 })
@@ -235,31 +305,64 @@ extension FirestoreClient {
     /// Sends one batch once, splitting it when Firestore says it is too large and
     /// bisecting it when batchWrite refuses it as a whole as invalid.
     func sendBatch(_ batch: [PreparedWrite]) async -> [(PreparedWrite, WriteOutcome)] {
+        await handle(await sendBatchOnce(batch), for: batch)
+    }
+
+    /// One request for the batch, after the ramp-up limiter allows it.
+    func sendBatchOnce(_ batch: [PreparedWrite]) async -> Result<[UInt8], Failure> {
         if let limiter {
             let wait = limiter.reserve(batch.count)
             if wait > .zero { await options.sleep(wait) }
         }
-        if Task.isCancelled { return batch.map { ($0, .done(.failure(.cancelled))) } }
+        if Task.isCancelled { return .failure(Failure(error: .cancelled)) }
         let method = options.atomic ? ":commit" : ":batchWrite"
         let attempt = (batch.map(\.attempts).max() ?? 0) + 1
-        let result = await send("POST", documentsURL + method, body: Self.body(of: batch), attempt: attempt, writeCount: batch.count)
+        return await send("POST", documentsURL + method, body: Self.body(of: batch), attempt: attempt, writeCount: batch.count)
+    }
+
+    /// Turns a batch answer into per-write outcomes, splitting the batch when it was
+    /// too large and bisecting it when batchWrite refused it as a whole.
+    func handle(_ result: Result<[UInt8], Failure>, for batch: [PreparedWrite]) async -> [(PreparedWrite, WriteOutcome)] {
         switch result {
         case .success(let body):
             return decodeBatchResponse(body, batch: batch)
         case .failure(let failure):
-            if failure.isTooLarge || (!options.atomic && failure.error.status == .invalidArgument) {
-                if batch.count > 1 {
-                    let middle = batch.count / 2
-                    async let left = sendBatch(Array(batch[..<middle]))
-                    async let right = sendBatch(Array(batch[middle...]))
-                    return await left + right
-                }
+            if batch.count > 1, failure.isTooLarge {
+                let middle = batch.count / 2
+                async let left = sendBatch(Array(batch[..<middle]))
+                async let right = sendBatch(Array(batch[middle...]))
+                return await left + right
+            }
+            if batch.count > 1, !options.atomic, failure.error.status == .invalidArgument {
+                return await bisect(batch, refusedWith: failure)
             }
             if failure.error.isRetryable && !failure.isTooLarge {
                 return batch.map { ($0, .retry(failure.error, retryAfter: failure.retryAfter)) }
             }
             return batch.map { ($0, .done(.failure(failure.error.naming($0.path.description)))) }
         }
+    }
+
+    /// batchWrite refuses a whole request when one write is structurally invalid;
+    /// sending the halves separately lets the valid writes through and narrows the
+    /// refusal down to the write to blame. When both halves are refused with the
+    /// very message of the whole, the problem is the request itself (credentials,
+    /// format), not one write: every write fails with it, without further requests.
+    func bisect(_ batch: [PreparedWrite], refusedWith failure: Failure) async -> [(PreparedWrite, WriteOutcome)] {
+        let middle = batch.count / 2
+        let left = Array(batch[..<middle])
+        let right = Array(batch[middle...])
+        async let leftAnswer = sendBatchOnce(left)
+        async let rightAnswer = sendBatchOnce(right)
+        let (leftResult, rightResult) = await (leftAnswer, rightAnswer)
+        if case .failure(let leftFailure) = leftResult, case .failure(let rightFailure) = rightResult,
+           leftFailure.error == failure.error, rightFailure.error == failure.error
+        {
+            return batch.map { ($0, .done(.failure(failure.error.naming($0.path.description)))) }
+        }
+        async let leftOutcomes = handle(leftResult, for: left)
+        async let rightOutcomes = handle(rightResult, for: right)
+        return await leftOutcomes + rightOutcomes
     }
 
     func decodeBatchResponse(_ body: [UInt8], batch: [PreparedWrite]) -> [(PreparedWrite, WriteOutcome)] {

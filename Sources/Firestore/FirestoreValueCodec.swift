@@ -40,13 +40,14 @@ public struct FirestoreValueCodec: Sendable {
     /// Encodes one value to Firestore `Value` JSON.
     /// - Throws: `FirestoreError.invalidValue` naming the offending place.
     public func encode(_ value: JSONValue) throws(FirestoreError) -> JSONValue {
-        var encoder = Encoder(codec: self)
+        var writer = ValueWriter(codec: self)
         do {
-            return try encoder.encode(value, path: "", insideArray: false, depth: 0).value
+            _ = try writer.value(value, insideArray: false, depth: 0)
         } catch let problem {
             let place = problem.path.isEmpty ? "" : " at \(problem.path)"
             throw FirestoreError.invalidValue("value\(place): \(problem.reason)")
         }
+        return try Self.reparse(writer.out)
     }
 
     /// Encodes a document's fields to a Firestore `fields` object and checks every
@@ -54,21 +55,22 @@ public struct FirestoreValueCodec: Sendable {
     /// - Returns: the `fields` JSON and the document's size as Firestore computes it.
     /// - Throws: `FirestoreError.invalidDocument` naming the document and field.
     public func encodeDocument(_ fields: [String: JSONValue], path: DocumentPath) throws(FirestoreError) -> (fields: JSONValue, size: Int) {
+        var out: [UInt8] = []
+        let size = try writeDocumentFields(fields, path: path, into: &out)
+        return (try Self.reparse(out), size)
+    }
+
+    /// Writes the `fields` object of a document straight into `out` (no intermediate
+    /// tree: this is the push path) and returns the document's size.
+    /// - Throws: `FirestoreError.invalidDocument` naming the document and field.
+    func writeDocumentFields(_ fields: [String: JSONValue], path: DocumentPath, into out: inout [UInt8]) throws(FirestoreError) -> Int {
         try Self.checkName(path)
-        var encoder = Encoder(codec: self)
-        var encoded: [String: JSONValue] = [:]
-        encoded.reserveCapacity(fields.count)
+        var writer = ValueWriter(codec: self)
+        swap(&writer.out, &out)
+        defer { swap(&writer.out, &out) }
         var size = FirestoreLimits.nameSize(path) + 32
-        do throws(Problem) {
-            for (name, value) in fields {
-                let fieldPath = FieldPath.quoted(name)
-                if let problem = FirestoreLimits.problem(withFieldName: name) {
-                    throw Problem(path: fieldPath, reason: problem)
-                }
-                let (json, valueSize) = try encoder.encode(value, path: fieldPath, insideArray: false, depth: 0)
-                encoded[name] = json
-                size += FirestoreLimits.stringSize(name) + valueSize
-            }
+        do {
+            size += try writer.members(fields, depth: 0)
         } catch let problem {
             throw FirestoreError.invalidDocument(document: path.description, field: problem.path, reason: problem.reason)
         }
@@ -77,7 +79,13 @@ public struct FirestoreValueCodec: Sendable {
                 document: path.description, field: nil,
                 reason: "the document is \(size) bytes as Firestore counts them; the limit is \(FirestoreLimits.maximumDocumentBytes) (1 MiB). Drop or shorten fields")
         }
-        return (.object(encoded), size)
+        return size
+    }
+
+    private static func reparse(_ bytes: [UInt8]) throws(FirestoreError) -> JSONValue {
+        do { return try JSONValue(parsing: bytes) } catch {
+            throw FirestoreError.invalidValue("internal error: the encoded value is not JSON (\(error))")
+        }
     }
 
     /// Checks a document name against the path-depth and name-size limits
@@ -100,118 +108,198 @@ public struct FirestoreValueCodec: Sendable {
         var reason: String
     }
 
-    private struct Encoder {
-        let codec: FirestoreValueCodec
+    /// Writes Firestore `Value` JSON as bytes while checking Firestore's rules and
+    /// adding up the storage size. The field path is tracked as a stack and only
+    /// rendered when something is wrong.
+    struct ValueWriter {
+        enum Step { case key(String), index(Int) }
 
-        mutating func encode(_ value: JSONValue, path: String, insideArray: Bool, depth: Int) throws(Problem) -> (value: JSONValue, size: Int) {
+        let codec: FirestoreValueCodec
+        var out: [UInt8] = []
+        var steps: [Step] = []
+
+        init(codec: FirestoreValueCodec) {
+            self.codec = codec
+        }
+
+        func problem(_ reason: String) -> Problem {
+            var text = ""
+            for step in steps {
+                switch step {
+                case .key(let key): text += (text.isEmpty ? "" : ".") + FieldPath.quoted(key)
+                case .index(let index): text += "[\(index)]"
+                }
+            }
+            return Problem(path: text, reason: reason)
+        }
+
+        /// `{"name":Value,...}` for map fields or document fields.
+        mutating func members(_ members: [String: JSONValue], depth: Int) throws(Problem) -> Int {
+            out.append(UInt8(ascii: "{"))
+            var size = 0
+            var first = true
+            for (name, member) in members {
+                steps.append(.key(name))
+                if let reason = FirestoreLimits.problem(withFieldName: name) { throw problem(reason) }
+                if !first { out.append(UInt8(ascii: ",")) }
+                first = false
+                FirestoreValueCodec.appendString(name, to: &out)
+                out.append(UInt8(ascii: ":"))
+                size += FirestoreLimits.stringSize(name) + (try value(member, insideArray: false, depth: depth))
+                steps.removeLast()
+            }
+            out.append(UInt8(ascii: "}"))
+            return size
+        }
+
+        mutating func value(_ value: JSONValue, insideArray: Bool, depth: Int) throws(Problem) -> Int {
             switch value {
             case .null:
-                return (["nullValue": .null], 1)
+                append(#"{"nullValue":null}"#)
+                return 1
             case .bool(let flag):
-                return (["booleanValue": .bool(flag)], 1)
+                append(flag ? #"{"booleanValue":true}"# : #"{"booleanValue":false}"#)
+                return 1
             case .int(let integer):
-                return (["integerValue": .string(String(integer))], 8)
+                append(#"{"integerValue":""#)
+                append(String(integer))
+                append(#""}"#)
+                return 8
             case .double(let double):
-                return (["doubleValue": FirestoreValueCodec.encodeDouble(double)], 8)
+                writeDouble(double)
+                return 8
             case .string(let string):
                 let count = string.utf8.count
                 if count > FirestoreLimits.maximumValueBytes {
-                    throw Problem(path: path, reason: "the string is \(count) bytes; Firestore allows \(FirestoreLimits.maximumValueBytes)")
+                    throw problem("the string is \(count) bytes; Firestore allows \(FirestoreLimits.maximumValueBytes)")
                 }
-                return (["stringValue": .string(string)], count + 1)
+                append(#"{"stringValue":"#)
+                FirestoreValueCodec.appendString(string, to: &out)
+                out.append(UInt8(ascii: "}"))
+                return count + 1
             case .array(let elements):
                 if insideArray {
-                    throw Problem(path: path, reason: "an array directly inside an array cannot be stored in Firestore; wrap the inner array in a map ({\"values\": [...]})")
+                    throw problem("an array directly inside an array cannot be stored in Firestore; wrap the inner array in a map ({\"values\": [...]})")
                 }
-                try checkDepth(depth + 1, path: path)
-                var values: [JSONValue] = []
-                values.reserveCapacity(elements.count)
+                try checkDepth(depth + 1)
+                if elements.isEmpty {
+                    append(#"{"arrayValue":{}}"#)
+                    return 0
+                }
+                append(#"{"arrayValue":{"values":["#)
                 var size = 0
                 for (index, element) in elements.enumerated() {
-                    let (json, elementSize) = try encode(element, path: path + "[\(index)]", insideArray: true, depth: depth + 1)
-                    values.append(json)
-                    size += elementSize
+                    if index > 0 { out.append(UInt8(ascii: ",")) }
+                    steps.append(.index(index))
+                    size += try self.value(element, insideArray: true, depth: depth + 1)
+                    steps.removeLast()
                 }
-                return (values.isEmpty ? ["arrayValue": [:]] : ["arrayValue": ["values": .array(values)]], size)
+                append("]}}")
+                return size
             case .object(let members):
                 if members.count == 1, let (key, payload) = members.first, FirestoreValueCodec.extendedKeys.contains(key) {
-                    return try encodeExtended(key, payload, path: path)
+                    return try extended(key, payload)
                 }
-                try checkDepth(depth + 1, path: path)
-                var fields: [String: JSONValue] = [:]
-                fields.reserveCapacity(members.count)
-                var size = 0
-                for (name, member) in members {
-                    let memberPath = path.isEmpty ? FieldPath.quoted(name) : path + "." + FieldPath.quoted(name)
-                    if let problem = FirestoreLimits.problem(withFieldName: name) {
-                        throw Problem(path: memberPath, reason: problem)
-                    }
-                    let (json, memberSize) = try encode(member, path: memberPath, insideArray: false, depth: depth + 1)
-                    fields[name] = json
-                    size += FirestoreLimits.stringSize(name) + memberSize
+                try checkDepth(depth + 1)
+                if members.isEmpty {
+                    append(#"{"mapValue":{}}"#)
+                    return 0
                 }
-                return (fields.isEmpty ? ["mapValue": [:]] : ["mapValue": ["fields": .object(fields)]], size)
+                append(#"{"mapValue":{"fields":"#)
+                let size = try self.members(members, depth: depth + 1)
+                append("}}")
+                return size
             }
         }
 
-        func checkDepth(_ depth: Int, path: String) throws(Problem) {
+        func checkDepth(_ depth: Int) throws(Problem) {
             if depth > FirestoreLimits.maximumDepth {
-                throw Problem(path: path, reason: "maps and arrays nest more than \(FirestoreLimits.maximumDepth) levels deep; Firestore allows \(FirestoreLimits.maximumDepth)")
+                throw problem("maps and arrays nest more than \(FirestoreLimits.maximumDepth) levels deep; Firestore allows \(FirestoreLimits.maximumDepth)")
             }
         }
 
-        func encodeExtended(_ key: String, _ payload: JSONValue, path: String) throws(Problem) -> (value: JSONValue, size: Int) {
+        mutating func append(_ text: String) {
+            out.append(contentsOf: text.utf8)
+        }
+
+        mutating func writeDouble(_ double: Double) {
+            if double.isNaN {
+                append(#"{"doubleValue":"NaN"}"#)
+            } else if double.isInfinite {
+                append(double < 0 ? #"{"doubleValue":"-Infinity"}"# : #"{"doubleValue":"Infinity"}"#)
+            } else {
+                // Swift's shortest round-trip text (`2.0`, `1e+300`, `-0.0`) is valid JSON.
+                append(#"{"doubleValue":"#)
+                append(double.description)
+                out.append(UInt8(ascii: "}"))
+            }
+        }
+
+        mutating func extended(_ key: String, _ payload: JSONValue) throws(Problem) -> Int {
             switch (key, payload) {
             case ("$timestamp", .string(let text)):
-                do {
-                    return (["timestampValue": .string(try Timestamp.normalize(text))], 8)
-                } catch {
-                    throw Problem(path: path, reason: error.description)
-                }
+                let normalized: String
+                do { normalized = try Timestamp.normalize(text) } catch { throw problem(error.description) }
+                append(#"{"timestampValue":""#)
+                append(normalized)
+                append(#""}"#)
+                return 8
             case ("$bytes", .string(let text)):
                 guard let data = FirestoreValueCodec.decodeBase64(text) else {
-                    throw Problem(path: path, reason: "$bytes holds \"\(String(text.prefix(20)))\", which is not base64")
+                    throw problem("$bytes holds \"\(String(text.prefix(20)))\", which is not base64")
                 }
                 if data.count > FirestoreLimits.maximumValueBytes {
-                    throw Problem(path: path, reason: "the bytes value is \(data.count) bytes; Firestore allows \(FirestoreLimits.maximumValueBytes)")
+                    throw problem("the bytes value is \(data.count) bytes; Firestore allows \(FirestoreLimits.maximumValueBytes)")
                 }
-                return (["bytesValue": .string(data.base64EncodedString())], data.count)
+                append(#"{"bytesValue":""#)
+                append(data.base64EncodedString())
+                append(#""}"#)
+                return data.count
             case ("$reference", .string(let text)):
-                let (name, size) = try referenceName(text, path: path)
-                return (["referenceValue": .string(name)], size)
+                let (name, size) = try referenceName(text)
+                append(#"{"referenceValue":"#)
+                FirestoreValueCodec.appendString(name, to: &out)
+                out.append(UInt8(ascii: "}"))
+                return size
             case ("$geopoint", .object(let members)):
                 guard members.count == 2, let latitude = members["latitude"]?.numberValue,
                       let longitude = members["longitude"]?.numberValue
                 else {
-                    throw Problem(path: path, reason: "$geopoint needs exactly {\"latitude\": number, \"longitude\": number}")
+                    throw problem("$geopoint needs exactly {\"latitude\": number, \"longitude\": number}")
                 }
                 guard latitude.isFinite, (-90...90).contains(latitude) else {
-                    throw Problem(path: path, reason: "geopoint latitude \(latitude) is outside -90...90")
+                    throw problem("geopoint latitude \(latitude) is outside -90...90")
                 }
                 guard longitude.isFinite, (-180...180).contains(longitude) else {
-                    throw Problem(path: path, reason: "geopoint longitude \(longitude) is outside -180...180")
+                    throw problem("geopoint longitude \(longitude) is outside -180...180")
                 }
-                return (["geoPointValue": ["latitude": .double(latitude), "longitude": .double(longitude)]], 16)
+                append(#"{"geoPointValue":{"latitude":"#)
+                append(latitude.description)
+                append(#","longitude":"#)
+                append(longitude.description)
+                append("}}")
+                return 16
             case ("$double", .string(let text)):
                 switch text {
-                case "NaN": return (["doubleValue": "NaN"], 8)
-                case "Infinity": return (["doubleValue": "Infinity"], 8)
-                case "-Infinity": return (["doubleValue": "-Infinity"], 8)
-                default: throw Problem(path: path, reason: "$double holds \"\(text)\"; only NaN, Infinity and -Infinity are spelled this way")
+                case "NaN": writeDouble(.nan)
+                case "Infinity": writeDouble(.infinity)
+                case "-Infinity": writeDouble(-.infinity)
+                default: throw problem("$double holds \"\(text)\"; only NaN, Infinity and -Infinity are spelled this way")
                 }
+                return 8
             default:
-                throw Problem(path: path, reason: "\(key) needs a \(key == "$geopoint" ? "object" : "string"), not \(payload.kindName)")
+                throw problem("\(key) needs a \(key == "$geopoint" ? "object" : "string"), not \(payload.kindName)")
             }
         }
 
-        func referenceName(_ text: String, path: String) throws(Problem) -> (String, Int) {
+        func referenceName(_ text: String) throws(Problem) -> (String, Int) {
             let segments = text.split(separator: "/", omittingEmptySubsequences: false)
             if segments.count >= 7, segments.count % 2 == 1, segments[0] == "projects", segments[2] == "databases",
                segments[4] == "documents"
             {
                 let relative = segments[5...].joined(separator: "/")
                 guard let document = try? DocumentPath(relative) else {
-                    throw Problem(path: path, reason: "$reference \"\(text)\" is not a document name")
+                    throw problem("$reference \"\(text)\" is not a document name")
                 }
                 return (text, FirestoreLimits.nameSize(document))
             }
@@ -219,15 +307,36 @@ public struct FirestoreValueCodec: Sendable {
                 let document = try DocumentPath(text)
                 return (codec.database.name(of: document), FirestoreLimits.nameSize(document))
             } catch {
-                throw Problem(path: path, reason: "$reference must be a document path (Collection/doc): \(error.reason)")
+                throw problem("$reference must be a document path (Collection/doc): \(error.reason)")
             }
         }
     }
 
-    static func encodeDouble(_ double: Double) -> JSONValue {
-        if double.isNaN { return "NaN" }
-        if double.isInfinite { return double < 0 ? "-Infinity" : "Infinity" }
-        return .double(double)
+    /// Appends a JSON string literal: quotes, `\"`, `\\` and control characters escaped,
+    /// all other UTF-8 bytes copied as they are.
+    static func appendString(_ string: String, to out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
+        var string = string
+        string.withUTF8 { bytes in
+            var start = 0
+            for (index, byte) in bytes.enumerated() where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<index]))
+                start = index + 1
+                switch byte {
+                case UInt8(ascii: "\""): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
+                case UInt8(ascii: "\\"): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
+                case 0x0A: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
+                case 0x0D: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
+                case 0x09: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
+                default:
+                    let hex = Array("0123456789abcdef".utf8)
+                    out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
+                                            hex[Int(byte >> 4)], hex[Int(byte & 0xF)]])
+                }
+            }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start...]))
+        }
+        out.append(UInt8(ascii: "\""))
     }
 
     /// Reads standard or URL-safe base64, padded or not.
