@@ -49,6 +49,8 @@ public struct SyncEngine: Sendable {
     ///   (unknown source, store in use); per-record problems are in the report instead.
     public func sync(_ options: SyncOptions) async throws -> SyncReport {
         let selected = try select(options.sourceNames)
+        let missing = selected.flatMap { $0.source.requiredEnvironment }.filter { environment[$0.name] == nil }
+        guard missing.isEmpty else { throw SyncError.missingEnvironment(missing) }
         var report = SyncReport(isDryRun: options.isDryRun)
         if options.isDryRun {
             for definition in selected {
