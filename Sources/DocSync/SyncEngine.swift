@@ -135,6 +135,20 @@ public struct SyncEngine: Sendable {
         }
     }
 
+    /// The store-backed detail cache of one source. `refetchAll` (`--full-refresh`)
+    /// ignores what is cached but still saves fresh details; a dry run only reads.
+    static func detailCache(store: DocumentStore, source: String, maximumAge: Double?, refetchAll: Bool, readOnly: Bool) -> DetailCache {
+        DetailCache(
+            lookup: { url, fingerprint in
+                guard !refetchAll else { return nil }
+                return try? await store.cachedDetail(source: source, url: url, fingerprint: fingerprint, maximumAge: maximumAge)
+            },
+            save: { url, fingerprint, detail in
+                guard !readOnly else { return }
+                try? await store.saveDetail(source: source, url: url, fingerprint: fingerprint, detail: detail)
+            })
+    }
+
     private func select(_ names: [String]) throws(SyncError) -> [SourceDefinition] {
         guard !names.isEmpty else { return sources }
         return try names.map { name throws(SyncError) in
@@ -155,6 +169,10 @@ public struct SyncEngine: Sendable {
         let cursor = try await store.cursor(ofSource: definition.name)
         var source = RESTSource(config: definition.source, environment: environment, transport: sourceTransport, initialCursor: cursor)
         source.requestLog = sourceRequestLog
+        if case .changed(let maximumAge)? = definition.source.detail?.refresh {
+            source.detailCache = Self.detailCache(store: store, source: definition.name, maximumAge: maximumAge,
+                                                  refetchAll: options.fullRefresh, readOnly: options.isDryRun)
+        }
         var highestCursor: String?
         var pullError: Error?
         var chunk: [SourceRecord] = []
@@ -175,6 +193,7 @@ public struct SyncEngine: Sendable {
                     planner.report.pull.pages = summary.pages
                     planner.report.pull.skipped = summary.skipped
                     planner.report.pull.detailCalls = summary.detailCalls
+                    planner.report.pull.detailCallsSaved = summary.detailCallsSaved
                     highestCursor = summary.highestCursor
                 }
             }
