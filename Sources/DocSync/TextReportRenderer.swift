@@ -73,7 +73,7 @@ public struct TextReportRenderer: Sendable {
     static func describe(_ push: PushCounts) -> String {
         var text = "\(push.written) written, \(push.deleted) deleted, \(push.failed) failed"
         if push.conflicts > 0 { text += ", \(push.conflicts) conflicts" }
-        text += " (\(push.requests) requests, \(push.bytesSent) bytes)"
+        text += " (\(push.requests) \(push.requests == 1 ? "request" : "requests"), \(push.bytesSent) bytes)"
         return text
     }
 

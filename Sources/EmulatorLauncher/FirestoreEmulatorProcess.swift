@@ -22,10 +22,14 @@ public enum FirestoreEmulatorProcess {
         public var description: String
     }
 
-    /// The `gcloud` executable on PATH, if any.
+    /// The `gcloud` executable on this process's PATH, if any.
     public static var gcloudPath: String? {
-        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-        for directory in path.split(separator: ":") {
+        gcloudPath(searchPath: ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
+    }
+
+    /// The `gcloud` executable in the directories of `searchPath` (a PATH value), if any.
+    public static func gcloudPath(searchPath: String) -> String? {
+        for directory in searchPath.split(separator: ":") {
             let candidate = String(directory) + "/gcloud"
             if access(candidate, X_OK) == 0 { return candidate }
         }
