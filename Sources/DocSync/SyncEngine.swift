@@ -198,6 +198,7 @@ public struct SyncEngine: Sendable {
                 }
             }
             try await planner.plan(chunk)
+            progress.report(.planned(source: definition.name, records: planner.report.pull.records))
         } catch let error as DocStoreError {
             throw error
         } catch {

@@ -115,6 +115,7 @@ enum ExampleConfigs {
     }
   ]
 }
+
 """#,
         "recipe": #"""
 {
@@ -183,6 +184,7 @@ enum ExampleConfigs {
     }
   ]
 }
+
 """#,
         "image-search": #"""
 {
@@ -237,6 +239,7 @@ enum ExampleConfigs {
     }
   ]
 }
+
 """#,
         "ticker": #"""
 {
@@ -293,6 +296,7 @@ enum ExampleConfigs {
     }
   ]
 }
+
 """#,
     ]
 }
