@@ -58,8 +58,9 @@ struct PullRun: Sendable {
         guard var record = item.row else { return .skipped }
         let hint = item.hintKey ?? hintKey(for: record)
         let listCursor = cursorValue(in: record)
+        // The list row's fingerprint validates cached details; only computed when a cache is in use.
+        let fingerprint = detailCache == nil ? nil : SHA256.hex(record.canonicalBytes)
         if let detail = config.detail {
-            let fingerprint = SHA256.hex(record.canonicalBytes)
             switch try await fetchDetail(detail, for: record, fingerprint: fingerprint) {
             case .merged(let merged, let cached):
                 record = merged
@@ -72,8 +73,6 @@ struct PullRun: Sendable {
         let cursor = cursorValue(in: record) ?? listCursor
         do {
             let (key, document) = try shaper.shape(record)
-            let fingerprint = item.row.map { SHA256.hex($0.canonicalBytes) }
-
             return .record(SourceRecord(key: key, document: document, listFingerprint: fingerprint), cursor: cursor)
         } catch {
             return .failed(RecordError(key: hint, locator: item.locator, field: error.field, message: redactor(error.message)), cursor: cursor)
@@ -98,7 +97,7 @@ struct PullRun: Sendable {
         case failed(String)
     }
 
-    private func fetchDetail(_ detail: DetailRequest, for record: JSONValue, fingerprint: String) async throws -> DetailResult {
+    private func fetchDetail(_ detail: DetailRequest, for record: JSONValue, fingerprint: String?) async throws -> DetailResult {
         let url: URL
         do {
             url = try buildURL(detail.request, values: { name in
@@ -111,7 +110,7 @@ struct PullRun: Sendable {
             return .failed(error.description)
         }
         let cacheKey = redactor(url.absoluteString)
-        if let cache = detailCache, let cached = await cache.lookup(cacheKey, fingerprint) {
+        if let cache = detailCache, let fingerprint, let cached = await cache.lookup(cacheKey, fingerprint) {
             return .merged(merge(cached, from: detail, into: record), cached: true)
         }
         let response: HTTPClient.Response
@@ -147,7 +146,7 @@ struct PullRun: Sendable {
         guard case .object = found else {
             return .failed("detail response from \(response.displayURL) is \(found.kindName), expected an object")
         }
-        if let cache = detailCache { await cache.save(cacheKey, fingerprint, found) }
+        if let cache = detailCache, let fingerprint { await cache.save(cacheKey, fingerprint, found) }
         return .merged(merge(found, from: detail, into: record), cached: false)
     }
 
