@@ -299,8 +299,13 @@ struct Planner {
                 report.counts.unchanged += 1
                 continue
             }
+            let oldValue = try? JSONValue(parsing: previousText)
+            if let oldValue, FieldChange.differOnlyInNumberSpelling(oldValue, record.document) {
+                report.counts.unchanged += 1
+                continue
+            }
             report.counts.update += 1
-            let oldFields = (try? JSONValue(parsing: previousText))?.objectValue ?? [:]
+            let oldFields = oldValue?.objectValue ?? [:]
             addChange(DocumentChange(kind: .update, id: record.key, fields: FieldChange.between(oldFields, fields)))
             writes.append(.put(path, record.document))
         }

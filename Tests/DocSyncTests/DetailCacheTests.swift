@@ -87,4 +87,21 @@ import TestSupport
         let always = try await world.sync(refresh: "always")
         #expect(always.0.counts.update == 1)
     }
+
+    @Test func aNumberSentAsDoubleThenAsIntegerIsNotAChange() async throws {
+        let world = try World()
+        let id = world.api.productIDs[0]
+        world.api.changeListRow(of: id, field: "stock", to: .double(5))
+        let first = try await world.sync(refresh: "always")
+        #expect(first.0.counts.create == 150)
+        world.api.changeListRow(of: id, field: "stock", to: .int(5))
+        let second = try await world.sync(refresh: "always")
+        #expect(second.0.counts.unchanged == 150)
+        // The stored spelling is kept.
+        let stored = try await world.store.get(CollectionPath("Perfume").document(id))
+        #expect(try stored?.value()?["stock"] == .double(5))
+        world.api.changeListRow(of: id, field: "stock", to: .int(6))
+        let third = try await world.sync(refresh: "always")
+        #expect(third.0.counts.update == 1)
+    }
 }
