@@ -1,0 +1,66 @@
+/// Why a store operation failed, in words a user can act on.
+///
+/// The CLI prints `description` as its `error:` line and `hint` as its `hint:` line.
+/// Messages name the store file, the migration or the document; they never
+/// contain document bodies.
+public enum DocStoreError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// Another connection holds the write lock longer than the busy timeout.
+    case storeBusy(path: String)
+    /// The file exists but is not a SQLite database, or is a database docsync did not create.
+    case notAStore(path: String, reason: String)
+    /// The store file does not exist and the caller asked not to create it.
+    case storeNotFound(path: String)
+    /// SQLite could not open the file (permissions, missing directory, …).
+    case cannotOpen(path: String, reason: String)
+    /// An applied migration's text differs from the one this binary carries.
+    case editedMigration(name: String, path: String)
+    /// The store lists a migration this binary does not know.
+    case newerStore(migration: String, path: String)
+    /// A stored row cannot be read back (invalid path or JSON); the store was edited by hand.
+    case corruptDocument(path: String, reason: String)
+    /// Any other SQLite failure.
+    case sqlite(SQLiteError)
+
+    public var description: String {
+        switch self {
+        case .storeBusy(let path):
+            "store \(path) is busy: another docsync process is writing to it"
+        case .notAStore(let path, let reason):
+            "\(path) is not a docsync store (\(reason))"
+        case .storeNotFound(let path):
+            "store \(path) does not exist"
+        case .cannotOpen(let path, let reason):
+            "cannot open store \(path): \(reason)"
+        case .editedMigration(let name, let path):
+            "migration \(name) was changed after it was applied to store \(path) (its checksum differs)"
+        case .newerStore(let migration, let path):
+            "store \(path) was created by a newer docsync (migration \(migration)); upgrade docsync"
+        case .corruptDocument(let path, let reason):
+            "stored document \(path) cannot be read: \(reason)"
+        case .sqlite(let error):
+            error.description
+        }
+    }
+
+    /// What the user can do about it, when there is something to say.
+    public var hint: String? {
+        switch self {
+        case .storeBusy:
+            "wait for the other docsync process to finish, then run the command again"
+        case .notAStore:
+            "pass --store with the path of a docsync store, or a new path to create one"
+        case .storeNotFound:
+            "check the --store path, or create the store with 'docsync import'"
+        case .cannotOpen:
+            "check that the directory exists and is writable"
+        case .editedMigration(let name, _):
+            "restore migrations/\(name).sql as it was shipped and put the change in a new migration"
+        case .newerStore:
+            "use the docsync version that created this store, or a later one"
+        case .corruptDocument:
+            "re-import the document, or delete the row"
+        case .sqlite:
+            nil
+        }
+    }
+}
