@@ -15,4 +15,12 @@ CREATE TABLE documents (
 
 CREATE TABLE schema_migrations (name TEXT PRIMARY KEY NOT NULL, checksum TEXT NOT NULL, applied_at INTEGER NOT NULL);
 
+CREATE TABLE user_indexes (
+    name        TEXT    PRIMARY KEY NOT NULL,
+    collection  TEXT    NOT NULL,
+    field_path  TEXT    NOT NULL,
+    created_at  INTEGER NOT NULL,
+    UNIQUE (collection, field_path)
+);
+
 CREATE INDEX documents_pending ON documents (collection, id) WHERE data IS NOT synced_data;
