@@ -111,27 +111,49 @@ extension DocumentStore {
     /// - Throws: `DocStoreError`.
     public func pending(in collection: CollectionPath?, after: DocumentPath?, limit: Int) throws -> [StoredDocument] {
         guard limit > 0 else { return [] }
-        let filter = collection == nil ? "" : " AND collection = ?4"
+        if let collection {
+            // One collection: a range on the pending index's (collection, id) prefix.
+            var afterID = ""
+            if let after {
+                if after.collection == collection {
+                    afterID = after.id
+                } else if collection < after.collection {
+                    return []
+                }
+            }
+            return try run {
+                try connection.withStatement(
+                    """
+                    SELECT \(Self.columns) FROM documents
+                    WHERE data IS NOT synced_data AND collection = ?1 AND id > ?2 ORDER BY id LIMIT ?3
+                    """
+                ) { statement in
+                    try statement.bind([.text(collection.description), .text(afterID), .integer(Int64(limit))])
+                    var page: [StoredDocument] = []
+                    while try statement.step() { page.append(try makeDocument(statement, collection: collection)) }
+                    return page
+                }
+            }
+        }
         return try run {
             try connection.withStatement(
                 """
                 SELECT \(Self.columns) FROM documents
-                WHERE data IS NOT synced_data AND (collection, id) > (?1, ?2)\(filter)
+                WHERE data IS NOT synced_data AND (collection, id) > (?1, ?2)
                 ORDER BY collection, id LIMIT ?3
                 """
             ) { statement in
+                // Collection paths and ids are never empty, so ("", "") precedes every row.
                 try statement.bind([
                     .text(after?.collection.description ?? ""), .text(after?.id ?? ""), .integer(Int64(limit)),
                 ])
-                if let collection { try statement.bind(.text(collection.description), at: 4) }
                 var page: [StoredDocument] = []
-                var lastCollection: (text: String, path: CollectionPath)?
+                var last: (text: String, path: CollectionPath)?
                 while try statement.step() {
                     let text = statement.text(at: 0) ?? ""
-                    var known = collection
-                    if known == nil, let last = lastCollection, last.text == text { known = last.path }
+                    let known = last.flatMap { $0.text == text ? $0.path : nil }
                     let document = try makeDocument(statement, collection: known)
-                    lastCollection = (text, document.path.collection)
+                    last = (text, document.path.collection)
                     page.append(document)
                 }
                 return page

@@ -1,6 +1,49 @@
 import DocSync
+import Foundation
 
+/// The command line: parses arguments, runs the command, maps errors to exit statuses.
 public enum DocSyncCLI {
-    /// Runs the command line and returns the process exit status.
-    public static func run(_ arguments: [String]) async -> Int32 { 0 }
+    /// The version `docsync --version` prints.
+    public static let version = "0.1.0"
+
+    /// Runs the command line in the real process environment and returns the exit status.
+    public static func run(_ arguments: [String]) async -> Int32 {
+        await run(arguments, environment: .live)
+    }
+
+    /// Runs the command line with an explicit environment (tests read its sinks).
+    ///
+    /// - Parameter arguments: The full argument vector, program name first.
+    /// - Returns: An `ExitStatus` raw value.
+    public static func run(_ arguments: [String], environment: Environment) async -> Int32 {
+        await execute(arguments, environment: environment).rawValue
+    }
+
+    /// Like `run(_:environment:)`, returning the typed status.
+    public static func execute(_ arguments: [String], environment: Environment) async -> ExitStatus {
+        let invocation: Invocation
+        do {
+            invocation = try CommandLineParser.parse(Array(arguments.dropFirst()))
+        } catch {
+            environment.stderr.write(HelpFormatter.usageError(error))
+            return .usage
+        }
+        switch invocation {
+        case .version:
+            environment.stdout.writeLine("docsync \(version)")
+            return .success
+        case .help(let path):
+            let spec = CommandLineParser.spec(at: path) ?? RootCommand.spec
+            environment.stdout.write(HelpFormatter.help(for: spec, path: path))
+            return .success
+        case .run(let command):
+            do {
+                return try await command.run(in: environment)
+            } catch {
+                let userError = UserFacingError(error)
+                userError.write(to: environment.stderr)
+                return userError.status
+            }
+        }
+    }
 }

@@ -191,6 +191,8 @@ final class ManualClock: Sendable {
         let onlyPerfume = try await store.pending(in: perfume, after: nil, limit: 10)
         #expect(onlyPerfume.map(\.path.id) == ["P1", "P3"])
         #expect(try await store.pending(in: perfume, after: path("P1"), limit: 10).map(\.path.id) == ["P3"])
+        #expect(try await store.pending(in: perfume, after: try brands.document("zzz"), limit: 10).map(\.path.id) == ["P1", "P3"])
+        #expect(try await store.pending(in: brands, after: path("P1"), limit: 10).isEmpty)
     }
 
     @Test func asyncSequenceVisitsEveryDocumentOnce() async throws {

@@ -1,0 +1,27 @@
+import DocModel
+import DocStore
+
+/// `docsync count COLLECTION`: the number of live documents.
+struct CountCommand: RunnableCommand, Equatable {
+    static let spec = CommandSpec(
+        name: "count",
+        summary: "Print the number of documents in a collection (locally deleted ones excluded).",
+        arguments: [ArgumentSpec(name: "collection", help: "The collection to count, such as Perfume.")],
+        options: [.store],
+        command: CountCommand.self
+    )
+
+    var collection: CollectionPath
+    var storePath: String
+
+    init(parsing arguments: ParsedArguments) throws(UsageError) {
+        collection = try arguments.collectionPath("collection")
+        storePath = arguments.storePath
+    }
+
+    func run(in environment: Environment) async throws -> ExitStatus {
+        let store = try DocumentStore(path: environment.resolve(storePath), createIfMissing: false)
+        environment.stdout.writeLine(String(try await store.count(collection)))
+        return .success
+    }
+}

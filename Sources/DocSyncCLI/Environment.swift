@@ -1,0 +1,50 @@
+import Foundation
+
+/// The world a command runs in: output sinks, input, environment variables,
+/// working directory and clock.
+///
+/// `DocSyncCLI.run(_:environment:)` takes one, so tests run commands in-process
+/// and read what was printed.
+public struct Environment: Sendable {
+    public var stdout: OutputSink
+    public var stderr: OutputSink
+    public var stdin: ByteSource
+    /// Environment variables (`NO_COLOR`, `FIRESTORE_EMULATOR_HOST`, …).
+    public var variables: [String: String]
+    /// The directory relative paths are resolved against; nil = the process's own.
+    public var currentDirectory: String?
+    public var now: @Sendable () -> Date
+
+    public init(
+        stdout: OutputSink,
+        stderr: OutputSink,
+        stdin: ByteSource = .bytes([]),
+        variables: [String: String] = [:],
+        currentDirectory: String? = nil,
+        now: @escaping @Sendable () -> Date = { Date() }
+    ) {
+        self.stdout = stdout
+        self.stderr = stderr
+        self.stdin = stdin
+        self.variables = variables
+        self.currentDirectory = currentDirectory
+        self.now = now
+    }
+
+    /// The real process: its standard streams, environment and working directory.
+    public static var live: Environment {
+        Environment(
+            stdout: .standardOutput,
+            stderr: .standardError,
+            stdin: .standardInput,
+            variables: ProcessInfo.processInfo.environment
+        )
+    }
+
+    /// `path` as the process should open it: relative paths are taken from
+    /// `currentDirectory` when one is set.
+    public func resolve(_ path: String) -> String {
+        guard let currentDirectory, !path.hasPrefix("/"), path != ":memory:" else { return path }
+        return URL(fileURLWithPath: currentDirectory).appendingPathComponent(path).standardized.path
+    }
+}

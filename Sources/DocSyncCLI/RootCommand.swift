@@ -1,0 +1,13 @@
+/// The top of the command tree: every subcommand docsync knows.
+enum RootCommand {
+    static let spec = CommandSpec(
+        name: "docsync",
+        summary: "Keep a Firestore collection in step with a REST API, through a local SQLite document store.",
+        subcommands: [
+            GetCommand.spec,
+            ImportCommand.spec,
+            ExportCommand.spec,
+            CountCommand.spec,
+        ]
+    )
+}

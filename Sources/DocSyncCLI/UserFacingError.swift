@@ -1,0 +1,43 @@
+import DocModel
+import DocStore
+
+/// What the user reads when a command fails: an `error:` line, an optional
+/// `hint:` line, and the exit status. Libraries describe their errors; this is
+/// the one place that decides how each is shown.
+struct UserFacingError: Error, Equatable {
+    var message: String
+    var hint: String?
+    var status: ExitStatus
+
+    init(message: String, hint: String? = nil, status: ExitStatus = .failure) {
+        self.message = message
+        self.hint = hint
+        self.status = status
+    }
+
+    /// Maps any error thrown by a command.
+    init(_ error: any Error) {
+        switch error {
+        case let error as UserFacingError:
+            self = error
+        case let error as DocStoreError:
+            if case .storeBusy = error {
+                self.init(message: error.description, hint: error.hint, status: .temporaryFailure)
+            } else {
+                self.init(message: error.description, hint: error.hint)
+            }
+        case let error as DocumentPathError:
+            self.init(message: error.description)
+        case is CancellationError:
+            self.init(message: "interrupted")
+        default:
+            self.init(message: "\(error)")
+        }
+    }
+
+    /// Prints the `error:` and `hint:` lines.
+    func write(to sink: OutputSink) {
+        sink.writeLine("error: \(message)")
+        if let hint { sink.writeLine("hint: \(hint)") }
+    }
+}
