@@ -1,0 +1,58 @@
+import COpenSSL
+
+/// Signs with RSASSA-PKCS1-v1_5 over SHA-256 (JWT's `RS256`) through OpenSSL's
+/// libcrypto. The PEM key never leaves this type and never appears in an error.
+enum RS256Signer {
+    /// Signs `message` with the PKCS#8 (or PKCS#1) PEM private key.
+    /// - Throws: `FirestoreError.authentication` when the key cannot be read or used.
+    static func sign(_ message: [UInt8], privateKeyPEM: String) throws(FirestoreError) -> [UInt8] {
+        ERR_clear_error()
+        // A memory BIO over the PEM text; -1 lets OpenSSL use strlen on the C string.
+        let key: OpaquePointer? = privateKeyPEM.withCString { pem in
+            guard let bio = BIO_new_mem_buf(pem, -1) else { return nil }
+            defer { BIO_free(bio) }
+            // No password callback: service-account keys are unencrypted.
+            return PEM_read_bio_PrivateKey(bio, nil, nil, nil)
+        }
+        guard let key else {
+            throw FirestoreError.authentication("the service-account private_key is not a readable PEM private key (\(lastOpenSSLError()))")
+        }
+        defer { EVP_PKEY_free(key) }
+        guard EVP_PKEY_get_base_id(key) == EVP_PKEY_RSA else {
+            throw FirestoreError.authentication("the service-account private_key is not an RSA key; RS256 needs one")
+        }
+        guard let context = EVP_MD_CTX_new() else {
+            throw FirestoreError.authentication("OpenSSL could not allocate a digest context")
+        }
+        defer { EVP_MD_CTX_free(context) }
+        // EVP_DigestSignInit with a nil PKEY_CTX selects PKCS#1 v1.5 padding for RSA.
+        guard EVP_DigestSignInit(context, nil, EVP_sha256(), nil, key) == 1 else {
+            throw FirestoreError.authentication("OpenSSL could not start an RS256 signature (\(lastOpenSSLError()))")
+        }
+        var length = 0
+        // One-shot EVP_DigestSign: first call with a nil buffer reports the signature size.
+        guard message.withUnsafeBufferPointer({ EVP_DigestSign(context, nil, &length, $0.baseAddress, $0.count) }) == 1 else {
+            throw FirestoreError.authentication("OpenSSL could not size the RS256 signature (\(lastOpenSSLError()))")
+        }
+        var signature = [UInt8](repeating: 0, count: length)
+        let status = signature.withUnsafeMutableBufferPointer { output in
+            message.withUnsafeBufferPointer { input in
+                EVP_DigestSign(context, output.baseAddress, &length, input.baseAddress, input.count)
+            }
+        }
+        guard status == 1 else {
+            throw FirestoreError.authentication("OpenSSL could not compute the RS256 signature (\(lastOpenSSLError()))")
+        }
+        return Array(signature.prefix(length))
+    }
+
+    /// OpenSSL's reason for the last failure (library and reason only: no key material).
+    private static func lastOpenSSLError() -> String {
+        let code = ERR_get_error()
+        guard code != 0 else { return "no OpenSSL detail" }
+        var buffer = [CChar](repeating: 0, count: 256)
+        ERR_error_string_n(code, &buffer, buffer.count)
+        ERR_clear_error()
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+}
