@@ -15,7 +15,7 @@ extension DocumentStore {
     /// - Throws: `QueryError` for a query Firestore would refuse; `DocStoreError`
     ///   (`.corruptDocument` for stored text that is not JSON).
     public func documents(matching query: Query) throws -> [QueryDocument] {
-        let compiled = try QueryCompiler.compile(query)
+        let compiled = try compile(query)
         var documents: [QueryDocument] = try run {
             let statement = try prepareQuery(compiled.sql)
             defer { statement.reset() }
@@ -44,7 +44,7 @@ extension DocumentStore {
     /// The SQL `query` compiles to and SQLite's plan for it (nothing is read).
     /// - Throws: `QueryError`, `DocStoreError`.
     public func explain(_ query: Query) throws -> QueryExplanation {
-        let compiled = try QueryCompiler.compile(query)
+        let compiled = try compile(query)
         let plan: [String] = try run {
             _ = try prepareQuery(compiled.sql)  // registers functions the SQL needs
             let statement = try connection.makeStatement("EXPLAIN QUERY PLAN " + compiled.sql)
@@ -56,6 +56,31 @@ extension DocumentStore {
             return Self.planTree(steps)
         }
         return QueryExplanation(sql: compiled.sql, arguments: compiled.arguments.map(Self.literal), plan: plan)
+    }
+
+    /// Compiles `query`, first asking the user indexes on its order-by fields
+    /// whether those fields hold any geopoint, array or map in the collection.
+    ///
+    /// Those classes are ordered by a byte key from `docsync_order_key`, which
+    /// no index can hold; when a field has none of them (one index seek to
+    /// check), its order-by leaves that term out and the index delivers the
+    /// rows in order instead of SQLite sorting them.
+    private func compile(_ query: Query) throws -> CompiledQuery {
+        var scalarOnly: Set<FieldPath> = []
+        let orderFields = Set(query.orders.map(\.field) + query.filters.flatMap { $0.normalized.inequalityFields })
+        if !orderFields.isEmpty, let collection = try? CollectionPath(query.collection) {
+            let indexed = try indexes(in: collection).map(\.field).filter(orderFields.contains)
+            for field in indexed {
+                let rank = try QueryFieldExpression(field).rankSQL
+                let hasComplex = try run {
+                    try connection.scalarInteger(
+                        "SELECT count(*) FROM (SELECT 1 FROM documents WHERE collection = ?1 AND \(rank) >= \(QueryValueType.geoPoint.rawValue) LIMIT 1)",
+                        [.text(collection.description)]) > 0
+                }
+                if !hasComplex { scalarOnly.insert(field) }
+            }
+        }
+        return try QueryCompiler.compile(query, scalarOnlyFields: scalarOnly)
     }
 
     /// A cached statement for query SQL, registering `docsync_order_key` the
@@ -134,6 +159,10 @@ extension DocumentStore {
         try run {
             try connection.withTransaction {
                 try connection.execute(sql)
+                // Without statistics SQLite prefers the primary key whenever it
+                // also yields the implicit order by id; with them it sees how
+                // selective the new index is.
+                try connection.execute("ANALYZE documents")
                 try connection.execute(
                     "INSERT INTO user_indexes (name, collection, field_path, created_at) VALUES (?1, ?2, ?3, ?4)",
                     [.text(name), .text(collectionPath.description), .text(fieldPath.description), .integer(time)]

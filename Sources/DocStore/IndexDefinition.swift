@@ -36,10 +36,12 @@ public struct IndexDefinition: Sendable, Hashable {
     }
 
     /// The CREATE INDEX statement: the compiler's rank and value expressions
-    /// for the field, partial on the collection (a validated path, quoted).
+    /// for the field, then the id (the implicit last order-by, so equality
+    /// filters come out of the index already in order), partial on the
+    /// collection (a validated path, quoted as an SQL literal).
     static func createSQL(name: String, collection: CollectionPath, field: FieldPath) throws(QueryError) -> String {
         let expression = try QueryFieldExpression(field)
-        return "CREATE INDEX \"\(name)\" ON documents (\(expression.rankSQL), \(expression.valueSQL)) "
+        return "CREATE INDEX \"\(name)\" ON documents (\(expression.rankSQL), \(expression.valueSQL), id) "
             + "WHERE collection = \(QueryFieldExpression.sqlLiteral(collection.description))"
     }
 }

@@ -32,13 +32,18 @@ struct QueryCompiler {
     private var arguments: [SQLiteValue] = []
     private var expressions: [FieldPath: QueryFieldExpression] = [:]
     private var collection: CollectionPath
+    private var scalarOnlyFields: Set<FieldPath>
 
-    private init(collection: CollectionPath) {
+    private init(collection: CollectionPath, scalarOnlyFields: Set<FieldPath>) {
         self.collection = collection
+        self.scalarOnlyFields = scalarOnlyFields
     }
 
+    /// - Parameter scalarOnlyFields: Fields known to hold no geopoint, array or
+    ///   map in this collection: their order-bys leave out the byte-key term, so
+    ///   an index on the field can deliver rows in order (see `DocumentStore`).
     /// - Throws: `QueryError` for a query Firestore would refuse, or a field SQLite cannot address.
-    static func compile(_ query: Query) throws(QueryError) -> CompiledQuery {
+    static func compile(_ query: Query, scalarOnlyFields: Set<FieldPath> = []) throws(QueryError) -> CompiledQuery {
         if let error = query.deferredError { throw error }
         let collection: CollectionPath
         do {
@@ -46,7 +51,7 @@ struct QueryCompiler {
         } catch {
             throw .invalidCollection(query.collection, reason: error.reason)
         }
-        var compiler = QueryCompiler(collection: collection)
+        var compiler = QueryCompiler(collection: collection, scalarOnlyFields: scalarOnlyFields)
         return try compiler.compile(query)
     }
 
@@ -93,7 +98,9 @@ struct QueryCompiler {
                 let field = try expression(order.field)
                 orderTerms.append("\(field.rankSQL) \(direction)")
                 orderTerms.append("\(field.valueSQL) \(direction)")
-                orderTerms.append("\(field.orderTailSQL) \(direction)")
+                if !scalarOnlyFields.contains(order.field) {
+                    orderTerms.append("\(field.orderTailSQL) \(direction)")
+                }
             }
         }
 
@@ -403,11 +410,10 @@ struct QueryCompiler {
             // Beyond the cursor in the direction rows are read.
             let greater = isStart != order.isDescending
             let beyond = try positionSQL(order.field, value, relation: greater ? ">" : "<")
-            let equal = try positionSQL(order.field, value, relation: "=")
             if index == values.count - 1 {
-                sql = cursor.isInclusive ? "(\(beyond) OR \(equal))" : beyond
+                sql = cursor.isInclusive ? "(\(beyond) OR \(try positionSQL(order.field, value, relation: "=")))" : beyond
             } else {
-                sql = "(\(beyond) OR (\(equal) AND \(sql)))"
+                sql = "(\(beyond) OR (\(try positionSQL(order.field, value, relation: "=")) AND \(sql)))"
             }
         }
         return sql
