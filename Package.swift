@@ -23,7 +23,7 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["DocModel"], path: "Sources/TestSupport"),
         .testTarget(name: "DocModelTests", dependencies: ["DocModel", "TestSupport"]),
         .testTarget(name: "DocStoreTests", dependencies: ["DocStore", "TestSupport"]),
-        .testTarget(name: "FirestoreTests", dependencies: ["Firestore", "TestSupport"]),
+        .testTarget(name: "FirestoreTests", dependencies: ["Firestore", "DocStore", "TestSupport"]),
         .testTarget(name: "RESTSourceTests", dependencies: ["RESTSource", "TestSupport"],
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "DocSyncTests", dependencies: ["DocSync", "TestSupport"]),

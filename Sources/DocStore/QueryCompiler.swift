@@ -65,6 +65,7 @@ struct QueryCompiler {
         }
         let filters = query.filters.map(\.normalized)
         try Self.validate(filters)
+        try Self.validate(query.orders)
 
         var orders = Self.normalizedOrders(explicit: query.orders, filters: filters)
         var start = query.start
@@ -162,10 +163,6 @@ struct QueryCompiler {
                 }
                 if op == .in || op == .arrayContainsAny { disjunctive = true }
                 if op == .notEqual || op == .notIn { negations += 1 }
-                let type = QueryValueType(of: value)
-                if op != .equal, op != .notEqual, !op.takesList, type == .null || type == .nan {
-                    throw .unsupported("\(type.name) only supports '==' and '!=' (\(path) \(op.rawValue) \(value))")
-                }
                 if path == QueryOrder.documentID, op == .arrayContains || op == .arrayContainsAny {
                     throw .unsupported("'\(op.rawValue)' cannot be used on __name__")
                 }
@@ -181,11 +178,49 @@ struct QueryCompiler {
             }
         }
         for filter in filters { try visit(filter, insideOr: false) }
+        for term in disjunctiveNormalForm(.and(filters)) {
+            // array-contains-any counts as array-contains. Firestore drops a filter
+            // repeated in the same AND (see `disjunctiveNormalForm`), not one the
+            // expansion repeats.
+            let arrayFilters = term.filter {
+                if case .field(_, let op, _) = $0 { return op == .arrayContains || op == .arrayContainsAny }
+                return false
+            }
+            if arrayFilters.count > 1 {
+                throw .unsupported("a query may use only one 'array-contains' or 'array-contains-any' per disjunction (Firestore's rule)")
+            }
+        }
         if negations > 1 {
             throw .unsupported("a query may use only one of '!=', 'not-in', 'is not null', 'is not nan'")
         }
         if notIns > 0, disjunctive {
             throw .unsupported("'not-in' cannot be combined with 'in', 'array-contains-any' or OR")
+        }
+    }
+
+    /// The filter as an OR of ANDs of single conditions.
+    private static func disjunctiveNormalForm(_ filter: QueryFilter) -> [[QueryFilter]] {
+        switch filter {
+        case .and(let filters):
+            var terms: [[QueryFilter]] = [[]]
+            var seen = Set<QueryFilter>()
+            for filter in filters where seen.insert(filter).inserted {
+                let inner = disjunctiveNormalForm(filter)
+                terms = terms.flatMap { term in inner.map { term + $0 } }
+            }
+            return terms
+        case .or(let filters):
+            return filters.flatMap(disjunctiveNormalForm)
+        default:
+            return [[filter]]
+        }
+    }
+
+    /// Firestore refuses an order-by that names a field twice.
+    private static func validate(_ orders: [QueryOrder]) throws(QueryError) {
+        var seen = Set<FieldPath>()
+        for order in orders where !seen.insert(order.field).inserted {
+            throw .unsupported("the order-bys name \(order.field) twice")
         }
     }
 
@@ -237,6 +272,9 @@ struct QueryCompiler {
         case .notEqual:
             return "(\(field.rankSQL) > 0 AND NOT \(equalSQL(field, value)))"
         case .lessThan, .lessThanOrEqual, .greaterThan, .greaterThanOrEqual:
+            // Firestore accepts ranges on null and NaN and matches nothing.
+            let type = QueryValueType(of: value)
+            if type == .null || type == .nan { return "0" }
             return compareSQL(field, op.rawValue, value)
         case .in:
             return inSQL(field, Self.listValues(value), matchesNaN: false)
@@ -244,7 +282,8 @@ struct QueryCompiler {
             let values = Self.listValues(value)
             // Firestore: a null in the list makes NOT_IN match nothing.
             if values.contains(.null) { return "0" }
-            return "(\(field.rankSQL) > 0 AND NOT \(inSQL(field, values, matchesNaN: true)))"
+            // A NaN in the list does not exclude NaN values (NaN equals nothing).
+            return "(\(field.rankSQL) > 0 AND NOT \(inSQL(field, values, matchesNaN: false)))"
         case .arrayContains:
             return arrayContainsSQL(field, [value])
         case .arrayContainsAny:

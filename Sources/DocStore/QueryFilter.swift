@@ -65,10 +65,10 @@ public enum QueryOperator: String, Sendable, Hashable, CaseIterable {
     case notIn = "not-in"
 
     /// The operators that take a list of values.
-    var takesList: Bool { self == .in || self == .notIn || self == .arrayContainsAny }
+    public var takesList: Bool { self == .in || self == .notIn || self == .arrayContainsAny }
 
-    /// `<`, `<=`, `>`, `>=`, `!=`, `not-in`.
-    var isInequality: Bool {
+    /// `<`, `<=`, `>`, `>=`, `!=`, `not-in`: Firestore's inequality operators.
+    public var isInequality: Bool {
         switch self {
         case .lessThan, .lessThanOrEqual, .greaterThan, .greaterThanOrEqual, .notEqual, .notIn: true
         default: false

@@ -8,6 +8,8 @@ enum RootCommand {
             ImportCommand.spec,
             ExportCommand.spec,
             CountCommand.spec,
+            QueryCommand.spec,
+            IndexCommand.spec,
         ]
     )
 }

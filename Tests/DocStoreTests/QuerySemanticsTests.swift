@@ -101,6 +101,12 @@ import Testing
         // Not NaN also leaves out null, as Firestore's IS_NOT_NAN does.
         #expect(try await Set(ids(store, where: "v is not nan")) == Set(Self.all).subtracting(["null", "nan"]))
         #expect(try await ids(store, where: "v in [null]") == [])
+        // Firestore accepts ranges and array-contains on null and NaN, and matches nothing.
+        #expect(try await ids(store, where: "v > null") == [])
+        #expect(try await ids(store, where: "v <= NaN") == [])
+        #expect(try await ids(store, where: "v array-contains null") == [])
+        // A NaN in a not-in list does not exclude NaN values.
+        #expect(try await ids(store, where: "v not-in [NaN]").contains("nan"))
         #expect(try await ids(store, where: "v not-in [null, 1]") == [])
     }
 
@@ -127,6 +133,11 @@ import Testing
         #expect(try await ids(store, where: #"v == bytes("/w")"#) == ["bytesFF"])
         #expect(try await ids(store, where: #"v == ref("a/b")"#) == ["refAB"])
         #expect(try await ids(store, where: "v in [[1], {b: 0}, geopoint(0, 50)]") == ["arr1", "geoC", "mapB0"])
+    }
+
+    @Test func aRepeatedArrayContainsCountsOnce() async throws {
+        let store = try await makeStore()
+        #expect(try await ids(store, where: "v array-contains 2 && v array-contains 2") == ["arr12", "arr2"])
     }
 
     @Test func orFiltersMatchEitherSide() async throws {
@@ -225,8 +236,9 @@ import Testing
     }
 
     @Test(arguments: [
-        ("v array-contains null", "null only supports '==' and '!='"),
-        ("v > NaN", "NaN only supports '==' and '!='"),
+        ("v array-contains 1 && w array-contains 2", "only one 'array-contains'"),
+        ("v array-contains-any [1] && (w == 1 || w array-contains 2)", "only one 'array-contains'"),
+        ("v array-contains 1 && (w == 1 || v array-contains 1)", "only one 'array-contains'"),
         ("v in []", "'in' on v needs at least one value"),
         ("v != 1 && w not-in [2]", "only one of"),
         ("v not-in [1] || w == 2", "'not-in' cannot be used inside an OR"),
