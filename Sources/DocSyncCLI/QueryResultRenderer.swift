@@ -54,9 +54,14 @@ struct QueryResultRenderer {
         }
     }
 
+    /// `id`, or `__name__` when a field is called `id` too.
+    private func idHeader(_ columns: [FieldPath]) -> String {
+        columns.contains(FieldPath(["id"])) ? "__name__" : "id"
+    }
+
     private func table(_ documents: [QueryDocument]) -> String {
         let columns = columns(documents)
-        let header = ["id"] + columns.map(\.description)
+        let header = [idHeader(columns)] + columns.map(\.description)
         let rows = documents.map { document in
             [document.id] + columns.map { Self.cellText(document[$0]) }
         }.map { $0.map(tableCell) }
@@ -73,6 +78,7 @@ struct QueryResultRenderer {
                     text += cell + String(repeating: " ", count: widths[index] - cell.count + 2)
                 }
             }
+            while text.hasSuffix(" ") { text.removeLast() }
             return text + "\n"
         }
         var output = line(header)
@@ -105,7 +111,7 @@ struct QueryResultRenderer {
             guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\r" || $0 == "\n" || $0 == "\r\n" }) else { return text }
             return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
         }
-        var output = (["id"] + columns.map(\.description)).map(field).joined(separator: ",") + "\r\n"
+        var output = ([idHeader(columns)] + columns.map(\.description)).map(field).joined(separator: ",") + "\r\n"
         for document in documents {
             let cells = [document.id] + columns.map { Self.cellText(document[$0]) }
             output += cells.map(field).joined(separator: ",") + "\r\n"

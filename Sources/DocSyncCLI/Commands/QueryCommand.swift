@@ -7,18 +7,11 @@ struct QueryCommand: RunnableCommand, Equatable {
         name: "query",
         summary: "Query a collection of the store with Firestore's query semantics.",
         discussion: """
-            Conditions (--where, repeatable, all must hold) compare a field with a value:
-              brandName == "Dior"      price >= 10.5     rating in [4, 5]
-              keyNotes array-contains "Jasmine"   tags array-contains-any ["a", "b"]
-              stock not-in [0]    price != null    score is nan    `units.traded` > 10
-              launch > timestamp("2020-01-01T00:00:00Z")    (a == 1 || b < 2) && c != "x"
-            Values: "strings" or 'strings', integers, doubles, true, false, null, NaN,
-            [lists], {maps}, timestamp("…"), bytes("base64"), ref("Coll/id"),
-            geopoint(lat, lon). Field names other than [A-Za-z_][A-Za-z0-9_]* go in
-            backticks. As in Firestore, a comparison only matches values of the same
-            type (numbers match across integers and doubles), missing fields never
-            match, and results are ordered by the order-bys, then by any inequality
-            field, then by document id. See docs/queries.md.
+            Each --where condition compares a field with a value, as in             brandName == "Dior", price >= 10.5, rating in [4, 5], keyNotes             array-contains "Jasmine", price != null or score is nan; combine them             with && and || and parentheses. Every --where must hold.
+
+            Values are "strings", integers, doubles, true, false, null, NaN,             [lists], {maps}, timestamp("…Z"), bytes("base64"), ref("Coll/id") and             geopoint(lat, lon). Field names other than letters, digits and _ go             in backticks: `units.traded` > 10.
+
+            As in Firestore, a comparison matches only values of the same type             (integers and doubles compare as numbers), a missing field never             matches, and results are ordered by the --order-by fields, then any             inequality field, then the document id. See docs/queries.md.
             """,
         arguments: [ArgumentSpec(name: "collection", help: "The collection to query, such as Perfume.")],
         options: [
