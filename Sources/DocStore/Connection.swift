@@ -143,9 +143,10 @@ final class Connection {
                 var statement: OpaquePointer?
                 var tail: UnsafePointer<CChar>?
                 let rc = sqlite3_prepare_v2(handle, current, -1, &statement, &tail)
-                let length = tail.map { $0 - current } ?? strlen(current)
-                let text = String(decoding: UnsafeRawBufferPointer(start: current, count: length).bindMemory(to: UInt8.self), as: UTF8.self)
-                    .trimmingCharacters(in: .whitespacesAndNewlines)
+                let statementText = tail.map { end in
+                    String(decoding: UnsafeRawBufferPointer(start: current, count: end - current), as: UTF8.self)
+                } ?? String(cString: current)
+                let text = statementText.trimmingCharacters(in: .whitespacesAndNewlines)
                 guard rc == SQLITE_OK else {
                     failure = makeError(rc, sql: text)
                     return

@@ -17,7 +17,9 @@ extension FirestoreClient {
     ///   up to `retry.maxAttempts` attempts each; other failures are final.
     /// - A batch Firestore calls too large is split in two and re-sent; a batchWrite
     ///   refused as a whole with INVALID_ARGUMENT is bisected until the invalid
-    ///   write fails alone.
+    ///   write fails alone (unless both halves are refused with the same message,
+    ///   which means the request itself is at fault: then every write fails with it).
+    ///   In atomic mode a refused commit fails all of its writes.
     ///
     /// - Parameter progress: called with the number of writes finished so far
     ///   (succeeded or failed for good), after each batch.
@@ -303,31 +305,64 @@ extension FirestoreClient {
     /// Sends one batch once, splitting it when Firestore says it is too large and
     /// bisecting it when batchWrite refuses it as a whole as invalid.
     func sendBatch(_ batch: [PreparedWrite]) async -> [(PreparedWrite, WriteOutcome)] {
+        await handle(await sendBatchOnce(batch), for: batch)
+    }
+
+    /// One request for the batch, after the ramp-up limiter allows it.
+    func sendBatchOnce(_ batch: [PreparedWrite]) async -> Result<[UInt8], Failure> {
         if let limiter {
             let wait = limiter.reserve(batch.count)
             if wait > .zero { await options.sleep(wait) }
         }
-        if Task.isCancelled { return batch.map { ($0, .done(.failure(.cancelled))) } }
+        if Task.isCancelled { return .failure(Failure(error: .cancelled)) }
         let method = options.atomic ? ":commit" : ":batchWrite"
         let attempt = (batch.map(\.attempts).max() ?? 0) + 1
-        let result = await send("POST", documentsURL + method, body: Self.body(of: batch), attempt: attempt, writeCount: batch.count)
+        return await send("POST", documentsURL + method, body: Self.body(of: batch), attempt: attempt, writeCount: batch.count)
+    }
+
+    /// Turns a batch answer into per-write outcomes, splitting the batch when it was
+    /// too large and bisecting it when batchWrite refused it as a whole.
+    func handle(_ result: Result<[UInt8], Failure>, for batch: [PreparedWrite]) async -> [(PreparedWrite, WriteOutcome)] {
         switch result {
         case .success(let body):
             return decodeBatchResponse(body, batch: batch)
         case .failure(let failure):
-            if failure.isTooLarge || (!options.atomic && failure.error.status == .invalidArgument) {
-                if batch.count > 1 {
-                    let middle = batch.count / 2
-                    async let left = sendBatch(Array(batch[..<middle]))
-                    async let right = sendBatch(Array(batch[middle...]))
-                    return await left + right
-                }
+            if batch.count > 1, failure.isTooLarge {
+                let middle = batch.count / 2
+                async let left = sendBatch(Array(batch[..<middle]))
+                async let right = sendBatch(Array(batch[middle...]))
+                return await left + right
+            }
+            if batch.count > 1, !options.atomic, failure.error.status == .invalidArgument {
+                return await bisect(batch, refusedWith: failure)
             }
             if failure.error.isRetryable && !failure.isTooLarge {
                 return batch.map { ($0, .retry(failure.error, retryAfter: failure.retryAfter)) }
             }
             return batch.map { ($0, .done(.failure(failure.error.naming($0.path.description)))) }
         }
+    }
+
+    /// batchWrite refuses a whole request when one write is structurally invalid;
+    /// sending the halves separately lets the valid writes through and narrows the
+    /// refusal down to the write to blame. When both halves are refused with the
+    /// very message of the whole, the problem is the request itself (credentials,
+    /// format), not one write: every write fails with it, without further requests.
+    func bisect(_ batch: [PreparedWrite], refusedWith failure: Failure) async -> [(PreparedWrite, WriteOutcome)] {
+        let middle = batch.count / 2
+        let left = Array(batch[..<middle])
+        let right = Array(batch[middle...])
+        async let leftAnswer = sendBatchOnce(left)
+        async let rightAnswer = sendBatchOnce(right)
+        let (leftResult, rightResult) = await (leftAnswer, rightAnswer)
+        if case .failure(let leftFailure) = leftResult, case .failure(let rightFailure) = rightResult,
+           leftFailure.error == failure.error, rightFailure.error == failure.error
+        {
+            return batch.map { ($0, .done(.failure(failure.error.naming($0.path.description)))) }
+        }
+        async let leftOutcomes = handle(leftResult, for: left)
+        async let rightOutcomes = handle(rightResult, for: right)
+        return await leftOutcomes + rightOutcomes
     }
 
     func decodeBatchResponse(_ body: [UInt8], batch: [PreparedWrite]) -> [(PreparedWrite, WriteOutcome)] {

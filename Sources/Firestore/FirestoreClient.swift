@@ -88,8 +88,19 @@ public struct FirestoreClient: Sendable {
         var isTooLarge = false
     }
 
-    /// Sends one request, once: authorisation, logging, error decoding. No retries.
+    /// Sends one request: authorisation, logging, error decoding. No retries, except
+    /// that a 401 answer drops the cached access token and the request is sent once
+    /// more with a fresh one (a token may expire earlier than its holder expected).
     func send(_ method: String, _ url: String, body: [UInt8]? = nil, attempt: Int, writeCount: Int = 0) async -> Result<[UInt8], Failure> {
+        let result = await sendOnce(method, url, body: body, attempt: attempt, writeCount: writeCount)
+        guard case .failure(let failure) = result, failure.error.status == .unauthenticated, credentials.isRefreshable else {
+            return result
+        }
+        await credentials.invalidate()
+        return await sendOnce(method, url, body: body, attempt: attempt, writeCount: writeCount)
+    }
+
+    private func sendOnce(_ method: String, _ url: String, body: [UInt8]?, attempt: Int, writeCount: Int) async -> Result<[UInt8], Failure> {
         if Task.isCancelled { return .failure(Failure(error: .cancelled)) }
         var headers: [String: String] = [:]
         do {

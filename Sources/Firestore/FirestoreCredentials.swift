@@ -116,6 +116,14 @@ public struct FirestoreCredentials: Sendable, CustomStringConvertible, CustomDeb
         }
     }
 
+    /// True when a new token can be fetched (a command or a service account).
+    public var isRefreshable: Bool {
+        switch source {
+        case .command, .serviceAccount: true
+        default: false
+        }
+    }
+
     /// Forgets a cached token (after a 401, say), so the next request fetches a new one.
     public func invalidate() async { await cache.clear() }
 

@@ -91,6 +91,8 @@ private actor Launcher {
 
     /// The process groups to kill at exit: the launcher shell's and gcloud's.
     static let processGroups = Mutex<[pid_t]>([])
+    /// The directory holding the emulator's log, removed at exit.
+    static let workDirectory = Mutex<String?>(nil)
 
     static func start() async throws -> FirestoreEmulator {
         guard let gcloud = FirestoreEmulator.gcloudPath else {
@@ -99,6 +101,7 @@ private actor Launcher {
         let port = try freePort()
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("docsync-firestore-emulator-\(getpid())-\(port)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        workDirectory.withLock { $0 = directory.path }
         let pidFile = directory.appendingPathComponent("pgid").path
         let logFile = directory.appendingPathComponent("emulator.log").path
         // setsid detaches the launcher shell from the test process's group. gcloud
@@ -207,5 +210,6 @@ private actor Launcher {
         }
         if alive { kill(-gcloud, SIGKILL) }
         kill(-launcher, SIGKILL)
+        if let directory = workDirectory.withLock({ $0 }) { try? FileManager.default.removeItem(atPath: directory) }
     }
 }

@@ -4,7 +4,7 @@ import Foundation
 import Testing
 
 /// Two writers on one file: the second gets a clear busy error and nothing breaks.
-@Suite struct StoreBusyTests {
+@Suite(.tags(.integration)) struct StoreBusyTests {
     @Test func writerBlockedByALongTransactionGetsStoreBusyNotCorruption() async throws {
         let directory = try TemporaryDirectory()
         let file = directory.path("shared.sqlite")

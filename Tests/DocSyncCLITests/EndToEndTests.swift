@@ -47,7 +47,7 @@ enum DocsyncBinary {
     }
 }
 
-@Suite(.enabled(if: DocsyncBinary.url != nil, "build the executable first: swift build --product docsync"))
+@Suite(.tags(.endToEnd), .enabled(if: DocsyncBinary.url != nil, "build the executable first: swift build --product docsync"))
 struct EndToEndTests {
     @Test func versionAndHelpGoToStdoutWithStatusZero() throws {
         let directory = try TemporaryDirectory()

@@ -5,7 +5,7 @@ import Foundation
 import Testing
 
 @Suite struct ImportCommandTests {
-    @Test func hundredThousandRecordsExportAsTheSameCanonicalLines() async throws {
+    @Test(.tags(.integration)) func hundredThousandRecordsExportAsTheSameCanonicalLines() async throws {
         let directory = try TemporaryDirectory()
         let store = directory.path("big.sqlite")
         // Canonical lines (sorted keys, no spaces), fed in a scrambled order.

@@ -17,7 +17,7 @@ struct FirestoreClientEmulatorTests {
         "double": 3.5,
         "wholeDouble": 2.0,
         "huge": 1e300,
-        "tiny": 5e-324,
+        "tiny": .double(.leastNonzeroMagnitude),
         "nan": .double(.nan),
         "inf": .double(.infinity),
         "negInf": .double(-.infinity),

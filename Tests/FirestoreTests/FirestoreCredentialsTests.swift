@@ -173,6 +173,29 @@ import TestSupport
         #expect(seen.value == ["https://firestore.googleapis.com/v1/projects/demo/databases/%28default%29/documents/C/d Bearer tok-1"])
     }
 
+    @Test func anUnauthenticatedAnswerFetchesAFreshTokenOnce() async throws {
+        let keys = try KeyPair()
+        defer { keys.remove() }
+        let endpoint = try TokenEndpoint()
+        defer { endpoint.server.stop() }
+        let seen = Locked<[String]>([])
+        let transport = HTTPTransport { request in
+            if request.url.hasPrefix(endpoint.server.baseURL) { return try await HTTPTransport.live.send(request) }
+            let authorization = request.headers["Authorization"] ?? "-"
+            seen.withLock { $0.append(authorization) }
+            if authorization == "Bearer tok-1" {
+                return HTTPTransport.Response(status: 401, body: Array(#"{"error":{"code":401,"message":"expired","status":"UNAUTHENTICATED"}}"#.utf8))
+            }
+            return HTTPTransport.Response(status: 404, body: Array(#"{"error":{"code":404,"message":"x","status":"NOT_FOUND"}}"#.utf8))
+        }
+        let client = FirestoreClient(database: FirestoreDatabase(projectID: "demo"), endpoint: .production,
+                                     credentials: .serviceAccount(ServiceAccountKey(clientEmail: "a@b", privateKeyPEM: keys.privatePEM,
+                                                                                    tokenURI: endpoint.tokenURI)),
+                                     transport: transport)
+        #expect(try await client.get(doc("C/d")) == nil)
+        #expect(seen.value == ["Bearer tok-1", "Bearer tok-2"])
+    }
+
     @Test func aRefusedExchangeSaysWhyWithoutTheAssertion() async throws {
         let keys = try KeyPair()
         defer { keys.remove() }

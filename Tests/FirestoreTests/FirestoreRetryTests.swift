@@ -130,6 +130,16 @@ import TestSupport
         #expect(harness.writeCounts() == [4, 2, 2, 1, 1] || harness.writeCounts().sorted() == [1, 1, 2, 2, 4])
     }
 
+    @Test func aRequestRefusedAsAWholeIsNotBisectedWriteByWrite() async throws {
+        // The emulator's answer to a bad Authorization header: every request is refused alike.
+        let harness = try Harness([Self.error(400, "INVALID_ARGUMENT", "invalid jwt")])
+        defer { harness.server.stop() }
+        let sixteen = (0..<16).map { FirestoreWrite.set(doc("C/d\($0)"), ["v": 1]) }
+        let results = await harness.client.write(sixteen)
+        #expect(results.allSatisfy { $0.error?.status == .invalidArgument })
+        #expect(harness.writeCounts().sorted() == [8, 8, 16])
+    }
+
     @Test func statusesAreClassifiedByNameNotHTTPCode() async throws {
         // 409 is ABORTED (retryable) or ALREADY_EXISTS (final); 400 may be FAILED_PRECONDITION.
         let aborted = try Harness([Self.error(409, "ABORTED", "Transaction lock timeout."), Self.batchOK()])

@@ -133,6 +133,16 @@ import Testing
         #expect(nested == 44 + 2 + (2 + 1 + 2 + (1 + 8)) + 2 + 16 + 32)
     }
 
+    /// Checked on the emulator: this document is accepted, one more byte gives
+    /// "maximum entity size is 1048576 bytes" (a map adds no 32-byte overhead of its own).
+    @Test func mapsAtTheSizeBoundaryCountAsTheEmulatorCounts() throws {
+        let path = try DocumentPath("C/d")
+        let atLimit: [String: JSONValue] = ["m": ["s": .string(String(repeating: "a", count: 1_048_487)), "t": .string(String(repeating: "b", count: 29))]]
+        #expect(try codec.encodeDocument(atLimit, path: path).size == 1_048_576)
+        let over: [String: JSONValue] = ["m": ["s": .string(String(repeating: "a", count: 1_048_487)), "t": .string(String(repeating: "b", count: 30))]]
+        #expect(throws: FirestoreError.self) { try codec.encodeDocument(over, path: path) }
+    }
+
     @Test func documentsOverOneMebibyteAreRefusedBeforeSending() throws {
         let path = try DocumentPath("C/d")  // name size 2 + 2 + 16 = 20
         // 20 + 32 + field "s" (2) + string (n + 1) == 1,048,576 exactly at n = 1,048,521,
