@@ -27,7 +27,7 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["DocModel", "SampleAPI", "LoopbackHTTP", "EmulatorLauncher"]),
         .testTarget(name: "DocModelTests", dependencies: ["DocModel", "TestSupport"]),
         .testTarget(name: "DocStoreTests", dependencies: ["DocStore", "TestSupport"]),
-        .testTarget(name: "FirestoreTests", dependencies: ["Firestore", "TestSupport"]),
+        .testTarget(name: "FirestoreTests", dependencies: ["Firestore", "DocStore", "TestSupport"]),
         .testTarget(name: "RESTSourceTests", dependencies: ["RESTSource", "TestSupport"],
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "DocSyncTests", dependencies: ["DocSync", "TestSupport"], exclude: ["Snapshots"]),

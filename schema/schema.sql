@@ -58,6 +58,14 @@ CREATE TABLE source_state (
     updated_at INTEGER NOT NULL
 );
 
+CREATE TABLE user_indexes (
+    name        TEXT    PRIMARY KEY NOT NULL,
+    collection  TEXT    NOT NULL,
+    field_path  TEXT    NOT NULL,
+    created_at  INTEGER NOT NULL,
+    UNIQUE (collection, field_path)
+);
+
 CREATE INDEX documents_pending ON documents (collection, id) WHERE data IS NOT synced_data;
 
 CREATE INDEX run_failures_by_run ON run_failures (run_id);

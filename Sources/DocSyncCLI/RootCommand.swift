@@ -13,6 +13,8 @@ enum RootCommand {
             ImportCommand.spec,
             ExportCommand.spec,
             CountCommand.spec,
+            QueryCommand.spec,
+            IndexCommand.spec,
             StatusCommand.spec,
             CompletionsCommand.spec,
         ]
