@@ -415,9 +415,8 @@ struct PullRun: Sendable {
             throw SourceError.file(path: file.path, reason: "no such file or not readable")
         }
         defer { try? handle.close() }
-        var pending = Data()
         var lineNumber = 0
-        func emitLine(_ line: Data, emitter: inout OrderedEmitter, group: inout ThrowingTaskGroup<(Int, Outcome), Error>) async throws {
+        func emitLine(_ line: ArraySlice<UInt8>, emitter: inout OrderedEmitter, group: inout ThrowingTaskGroup<(Int, Outcome), Error>) async throws {
             lineNumber += 1
             if line.allSatisfy({ $0 == 32 || $0 == 9 || $0 == 13 }) { return }
             let value: JSONValue
@@ -429,21 +428,43 @@ struct PullRun: Sendable {
                 else { nonObjectItem(value, locator: locator, key: nil, policy: .skip) }
             try await emitter.submit(item, run: self, group: &group)
         }
+        // Lines are cut out of a byte buffer that is compacted once per read, so a
+        // file streams in time linear in its size and memory bounded by its longest line.
+        var buffer: [UInt8] = []
+        var start = 0
         while true {
             try Task.checkCancellation()
             let chunk: Data
-            do { chunk = try handle.read(upToCount: 1 << 16) ?? Data() } catch {
+            do { chunk = try handle.read(upToCount: 1 << 20) ?? Data() } catch {
                 throw SourceError.file(path: file.path, reason: (error as NSError).localizedDescription)
             }
             if chunk.isEmpty { break }
-            pending.append(chunk)
-            while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
-                let line = pending[pending.startIndex..<newline]
-                try await emitLine(Data(line), emitter: &emitter, group: &group)
-                pending = Data(pending[(newline + 1)...])
+            if start > 0 {
+                buffer.removeFirst(start)
+                start = 0
+            }
+            buffer.append(contentsOf: chunk)
+            var lines: [Range<Int>] = []
+            buffer.withUnsafeBufferPointer { bytes in
+                var position = start
+                while position < bytes.count, let newline = Self.firstNewline(in: bytes, from: position) {
+                    lines.append(position..<newline)
+                    position = newline + 1
+                }
+                start = position
+            }
+            for line in lines {
+                try await emitLine(buffer[line], emitter: &emitter, group: &group)
             }
         }
-        if !pending.isEmpty { try await emitLine(pending, emitter: &emitter, group: &group) }
+        if start < buffer.count { try await emitLine(buffer[start...], emitter: &emitter, group: &group) }
+    }
+
+    /// The index of the next `\n` at or after `from`, found with `memchr`.
+    private static func firstNewline(in bytes: UnsafeBufferPointer<UInt8>, from: Int) -> Int? {
+        guard let base = bytes.baseAddress, from < bytes.count,
+              let found = memchr(base + from, Int32(UInt8(ascii: "\n")), bytes.count - from) else { return nil }
+        return base.distance(to: found.assumingMemoryBound(to: UInt8.self))
     }
 
     // MARK: - Helpers
