@@ -24,6 +24,20 @@ struct QueryResultRenderer {
         }
     }
 
+    /// NDJSON (or a JSON array) of `{"data": ..., "id": ...}` from stored
+    /// canonical texts: the same bytes `render` writes for parsed documents.
+    static func render(_ texts: [QueryDocumentText], asArray: Bool) -> String {
+        var output = ""
+        output.reserveCapacity(texts.reduce(0) { $0 + $1.json.utf8.count + $1.id.utf8.count + 20 })
+        if asArray { output += texts.isEmpty ? "[]\n" : "[\n" }
+        for (index, text) in texts.enumerated() {
+            output += #"{"data":"# + text.json + #","id":"# + JSONValue.string(text.id).canonicalText + "}"
+            output += asArray && index < texts.count - 1 ? ",\n" : "\n"
+        }
+        if asArray, !texts.isEmpty { output += "]\n" }
+        return output
+    }
+
     /// `{"data": {...}, "id": "..."}`: the id never collides with a field.
     static func record(_ document: QueryDocument) -> JSONValue {
         ["id": .string(document.id), "data": document.data]
