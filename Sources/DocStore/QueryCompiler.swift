@@ -90,6 +90,10 @@ struct QueryCompiler {
             conditions.append(try cursorSQL(end, orders: orders, isStart: false))
         }
 
+        // A field whose type class a filter pins needs no rank term in the order:
+        // SQLite does not see that an index column under `=` is constant for the
+        // ORDER BY, and would sort what the index already delivers in order.
+        let pinned = Self.classPinnedFields(filters)
         var orderTerms: [String] = []
         for order in orders {
             let direction = order.isDescending ? "DESC" : "ASC"
@@ -97,7 +101,9 @@ struct QueryCompiler {
                 orderTerms.append("id \(direction)")
             } else {
                 let field = try expression(order.field)
-                orderTerms.append("\(field.rankSQL) \(direction)")
+                if !pinned.contains(order.field) {
+                    orderTerms.append("\(field.rankSQL) \(direction)")
+                }
                 orderTerms.append("\(field.valueSQL) \(direction)")
                 if !scalarOnlyFields.contains(order.field) {
                     orderTerms.append("\(field.orderTailSQL) \(direction)")
@@ -119,6 +125,25 @@ struct QueryCompiler {
         }
         return CompiledQuery(sql: sql, arguments: arguments, orders: orders, reversesRows: query.limitsToLast,
                              selection: query.selection)
+    }
+
+    /// Fields that every result has in one type class: compared with `==`, `<`,
+    /// `<=`, `>` or `>=` (or tested for null/NaN) in a filter that must hold.
+    static func classPinnedFields(_ filters: [QueryFilter]) -> Set<FieldPath> {
+        var pinned = Set<FieldPath>()
+        for filter in filters {
+            switch filter {
+            case .field(let path, let op, _) where [.equal, .lessThan, .lessThanOrEqual, .greaterThan, .greaterThanOrEqual].contains(op):
+                pinned.insert(path)
+            case .isNull(let path), .isNaN(let path):
+                pinned.insert(path)
+            case .and(let inner):
+                pinned.formUnion(classPinnedFields(inner))
+            default:
+                break
+            }
+        }
+        return pinned
     }
 
     /// Explicit order-bys, then inequality fields not already ordered (in field
