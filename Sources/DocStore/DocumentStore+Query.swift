@@ -85,10 +85,11 @@ extension DocumentStore {
     /// rows in order instead of SQLite sorting them.
     private func compile(_ query: Query) throws -> CompiledQuery {
         var scalarOnly: Set<FieldPath> = []
+        var indexed: Set<FieldPath> = []
         let orderFields = Set(query.orders.map(\.field) + query.filters.flatMap { $0.normalized.inequalityFields })
-        if !orderFields.isEmpty, let collection = try? CollectionPath(query.collection) {
-            let indexed = try indexes(in: collection).map(\.field).filter(orderFields.contains)
-            for field in indexed {
+        if let collection = try? CollectionPath(query.collection) {
+            indexed = Set(try indexes(in: collection).map(\.field))
+            for field in indexed where orderFields.contains(field) {
                 let rank = try QueryFieldExpression(field).rankSQL
                 let hasComplex = try run {
                     try connection.scalarInteger(
@@ -98,7 +99,7 @@ extension DocumentStore {
                 if !hasComplex { scalarOnly.insert(field) }
             }
         }
-        return try QueryCompiler.compile(query, scalarOnlyFields: scalarOnly)
+        return try QueryCompiler.compile(query, scalarOnlyFields: scalarOnly, indexedFields: indexed)
     }
 
     /// A cached statement for query SQL, registering `docsync_order_key` the
