@@ -350,12 +350,13 @@ struct QueryCompiler {
     private mutating func directSQL(_ field: QueryFieldExpression, _ value: JSONValue, _ op: String, _ scalar: SQLiteValue) -> String? {
         guard !indexedFields.contains(field.path) else { return nil }
         switch value {
+        // The value test first: it fails for most rows, and AND stops there.
         case .string:
-            return "(\(field.typeSQL) = 'text' AND \(field.rawSQL) \(op) \(bind(scalar)))"
+            return "(\(field.rawSQL) \(op) \(bind(scalar)) AND \(field.typeSQL) = 'text')"
         case .bool(let flag) where op == "=":
             return "\(field.typeSQL) = '\(flag ? "true" : "false")'"
         case _ where op == "=" && value.numberValue?.isFinite == true:
-            return "(\(field.typeSQL) IN ('integer', 'real') AND \(field.rawSQL) = \(bind(scalar)))"
+            return "(\(field.rawSQL) = \(bind(scalar)) AND \(field.typeSQL) IN ('integer', 'real'))"
         default:
             return nil
         }
@@ -431,7 +432,9 @@ struct QueryCompiler {
             }
         }
         guard !terms.isEmpty else { return "0" }
-        return "(\(field.typeSQL) = 'array' AND EXISTS (SELECT 1 FROM json_each(data, \(field.pathLiteral)) AS e WHERE "
+        // Only an array's elements have integer keys (an object's members have
+        // text keys, a scalar's single row none): one JSON parse per row.
+        return "EXISTS (SELECT 1 FROM json_each(data, \(field.pathLiteral)) AS e WHERE typeof(e.key) = 'integer' AND ("
             + terms.joined(separator: " OR ") + "))"
     }
 
