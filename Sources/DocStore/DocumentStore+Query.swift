@@ -16,29 +16,47 @@ extension DocumentStore {
     ///   (`.corruptDocument` for stored text that is not JSON).
     public func documents(matching query: Query) throws -> [QueryDocument] {
         let compiled = try compile(query)
-        var documents: [QueryDocument] = try run {
+        return try rows(compiled, query) { id, text in
+            let data: JSONValue
+            do {
+                data = try JSONValue(parsing: text)
+            } catch {
+                throw DocStoreError.corruptDocument(path: query.collection + "/" + id, reason: "\(error)")
+            }
+            return QueryDocument(id: id, data: compiled.selection.map { Self.project(data, onto: $0) } ?? data)
+        }
+    }
+
+    /// Runs `query` and returns each match's canonical JSON text unparsed
+    /// (parsed only to apply a field selection).
+    /// - Throws: `QueryError`, `DocStoreError`.
+    public func documentTexts(matching query: Query) throws -> [QueryDocumentText] {
+        let compiled = try compile(query)
+        return try rows(compiled, query) { id, text in
+            guard let selection = compiled.selection else { return QueryDocumentText(id: id, json: text) }
+            do {
+                return QueryDocumentText(id: id, json: Self.project(try JSONValue(parsing: text), onto: selection).canonicalText)
+            } catch {
+                throw DocStoreError.corruptDocument(path: query.collection + "/" + id, reason: "\(error)")
+            }
+        }
+    }
+
+    /// Steps the compiled query, handing each row's id and data text to `make`.
+    private func rows<Row>(_ compiled: CompiledQuery, _ query: Query, _ make: (String, String) throws -> Row) throws -> [Row] {
+        var rows: [Row] = try run {
             let statement = try prepareQuery(compiled.sql)
             defer { statement.reset() }
             try statement.bind(compiled.arguments)
-            var rows: [QueryDocument] = []
+            var rows: [Row] = []
             while try statement.step() {
-                let id = statement.text(at: 0) ?? ""
-                guard let text = statement.text(at: 1) else {
-                    rows.append(QueryDocument(id: id, data: .object([:])))
-                    continue
-                }
-                let data: JSONValue
-                do {
-                    data = try JSONValue(parsing: text)
-                } catch {
-                    throw DocStoreError.corruptDocument(path: query.collection + "/" + id, reason: "\(error)")
-                }
-                rows.append(QueryDocument(id: id, data: compiled.selection.map { Self.project(data, onto: $0) } ?? data))
+                if rows.count % 1024 == 1023 { try Task.checkCancellation() }
+                rows.append(try make(statement.text(at: 0) ?? "", statement.text(at: 1) ?? "{}"))
             }
             return rows
         }
-        if compiled.reversesRows { documents.reverse() }
-        return documents
+        if compiled.reversesRows { rows.reverse() }
+        return rows
     }
 
     /// The SQL `query` compiles to and SQLite's plan for it (nothing is read).
@@ -67,10 +85,11 @@ extension DocumentStore {
     /// rows in order instead of SQLite sorting them.
     private func compile(_ query: Query) throws -> CompiledQuery {
         var scalarOnly: Set<FieldPath> = []
+        var indexed: Set<FieldPath> = []
         let orderFields = Set(query.orders.map(\.field) + query.filters.flatMap { $0.normalized.inequalityFields })
-        if !orderFields.isEmpty, let collection = try? CollectionPath(query.collection) {
-            let indexed = try indexes(in: collection).map(\.field).filter(orderFields.contains)
-            for field in indexed {
+        if let collection = try? CollectionPath(query.collection) {
+            indexed = Set(try indexes(in: collection).map(\.field))
+            for field in indexed where orderFields.contains(field) {
                 let rank = try QueryFieldExpression(field).rankSQL
                 let hasComplex = try run {
                     try connection.scalarInteger(
@@ -80,7 +99,7 @@ extension DocumentStore {
                 if !hasComplex { scalarOnly.insert(field) }
             }
         }
-        return try QueryCompiler.compile(query, scalarOnlyFields: scalarOnly)
+        return try QueryCompiler.compile(query, scalarOnlyFields: scalarOnly, indexedFields: indexed)
     }
 
     /// A cached statement for query SQL, registering `docsync_order_key` the

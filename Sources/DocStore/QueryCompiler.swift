@@ -33,17 +33,23 @@ struct QueryCompiler {
     private var expressions: [FieldPath: QueryFieldExpression] = [:]
     private var collection: CollectionPath
     private var scalarOnlyFields: Set<FieldPath>
+    private var indexedFields: Set<FieldPath>
 
-    private init(collection: CollectionPath, scalarOnlyFields: Set<FieldPath>) {
+    private init(collection: CollectionPath, scalarOnlyFields: Set<FieldPath>, indexedFields: Set<FieldPath>) {
         self.collection = collection
         self.scalarOnlyFields = scalarOnlyFields
+        self.indexedFields = indexedFields
     }
 
     /// - Parameter scalarOnlyFields: Fields known to hold no geopoint, array or
     ///   map in this collection: their order-bys leave out the byte-key term, so
     ///   an index on the field can deliver rows in order (see `DocumentStore`).
+    /// - Parameter indexedFields: Fields with a user index in this collection:
+    ///   their filters keep the `(rank, value)` form the index matches; other
+    ///   fields get cheaper, equivalent forms where there are some.
     /// - Throws: `QueryError` for a query Firestore would refuse, or a field SQLite cannot address.
-    static func compile(_ query: Query, scalarOnlyFields: Set<FieldPath> = []) throws(QueryError) -> CompiledQuery {
+    static func compile(_ query: Query, scalarOnlyFields: Set<FieldPath> = [],
+                        indexedFields: Set<FieldPath> = []) throws(QueryError) -> CompiledQuery {
         if let error = query.deferredError { throw error }
         let collection: CollectionPath
         do {
@@ -51,7 +57,7 @@ struct QueryCompiler {
         } catch {
             throw .invalidCollection(query.collection, reason: error.reason)
         }
-        var compiler = QueryCompiler(collection: collection, scalarOnlyFields: scalarOnlyFields)
+        var compiler = QueryCompiler(collection: collection, scalarOnlyFields: scalarOnlyFields, indexedFields: indexedFields)
         return try compiler.compile(query)
     }
 
@@ -90,6 +96,10 @@ struct QueryCompiler {
             conditions.append(try cursorSQL(end, orders: orders, isStart: false))
         }
 
+        // A field whose type class a filter pins needs no rank term in the order:
+        // SQLite does not see that an index column under `=` is constant for the
+        // ORDER BY, and would sort what the index already delivers in order.
+        let pinned = Self.classPinnedFields(filters)
         var orderTerms: [String] = []
         for order in orders {
             let direction = order.isDescending ? "DESC" : "ASC"
@@ -97,7 +107,9 @@ struct QueryCompiler {
                 orderTerms.append("id \(direction)")
             } else {
                 let field = try expression(order.field)
-                orderTerms.append("\(field.rankSQL) \(direction)")
+                if !pinned.contains(order.field) {
+                    orderTerms.append("\(field.rankSQL) \(direction)")
+                }
                 orderTerms.append("\(field.valueSQL) \(direction)")
                 if !scalarOnlyFields.contains(order.field) {
                     orderTerms.append("\(field.orderTailSQL) \(direction)")
@@ -119,6 +131,25 @@ struct QueryCompiler {
         }
         return CompiledQuery(sql: sql, arguments: arguments, orders: orders, reversesRows: query.limitsToLast,
                              selection: query.selection)
+    }
+
+    /// Fields that every result has in one type class: compared with `==`, `<`,
+    /// `<=`, `>` or `>=` (or tested for null/NaN) in a filter that must hold.
+    static func classPinnedFields(_ filters: [QueryFilter]) -> Set<FieldPath> {
+        var pinned = Set<FieldPath>()
+        for filter in filters {
+            switch filter {
+            case .field(let path, let op, _) where [.equal, .lessThan, .lessThanOrEqual, .greaterThan, .greaterThanOrEqual].contains(op):
+                pinned.insert(path)
+            case .isNull(let path), .isNaN(let path):
+                pinned.insert(path)
+            case .and(let inner):
+                pinned.formUnion(classPinnedFields(inner))
+            default:
+                break
+            }
+        }
+        return pinned
     }
 
     /// Explicit order-bys, then inequality fields not already ordered (in field
@@ -305,9 +336,29 @@ struct QueryCompiler {
             return "\(field.rankSQL) = \(type.rawValue)"
         case _ where type.isScalar:
             let scalar = QueryOrderKey.sqlValue(value) ?? .null
+            if let direct = directSQL(field, value, "=", scalar) { return direct }
             return "(\(field.rankSQL) = \(type.rawValue) AND \(field.valueSQL) = \(bind(scalar)))"
         default:
             return "(\(field.rankSQL) = \(type.rawValue) AND \(field.keySQL) = \(bind(.blob(keyData(value)))))"
+        }
+    }
+
+    /// The same test as `rank = t AND value op ?` in fewer JSON calls, for an
+    /// unindexed field (an index only matches the rank/value form): strings
+    /// are exactly JSON text, booleans JSON true/false, and a finite number
+    /// equals only JSON numbers (±Infinity, spelled as objects, never equal it).
+    private mutating func directSQL(_ field: QueryFieldExpression, _ value: JSONValue, _ op: String, _ scalar: SQLiteValue) -> String? {
+        guard !indexedFields.contains(field.path) else { return nil }
+        switch value {
+        // The value test first: it fails for most rows, and AND stops there.
+        case .string:
+            return "(\(field.rawSQL) \(op) \(bind(scalar)) AND \(field.typeSQL) = 'text')"
+        case .bool(let flag) where op == "=":
+            return "\(field.typeSQL) = '\(flag ? "true" : "false")'"
+        case _ where op == "=" && value.numberValue?.isFinite == true:
+            return "(\(field.rawSQL) = \(bind(scalar)) AND \(field.typeSQL) IN ('integer', 'real'))"
+        default:
+            return nil
         }
     }
 
@@ -315,6 +366,7 @@ struct QueryCompiler {
     private mutating func compareSQL(_ field: QueryFieldExpression, _ op: String, _ value: JSONValue) -> String {
         let type = QueryValueType(of: value)
         if type.isScalar, let scalar = QueryOrderKey.sqlValue(value) {
+            if let direct = directSQL(field, value, op, scalar) { return direct }
             return "(\(field.rankSQL) = \(type.rawValue) AND \(field.valueSQL) \(op) \(bind(scalar)))"
         }
         return "(\(field.rankSQL) = \(type.rawValue) AND \(field.keySQL) \(op) \(bind(.blob(keyData(value)))))"
@@ -380,7 +432,9 @@ struct QueryCompiler {
             }
         }
         guard !terms.isEmpty else { return "0" }
-        return "(\(field.typeSQL) = 'array' AND EXISTS (SELECT 1 FROM json_each(data, \(field.pathLiteral)) AS e WHERE "
+        // Only an array's elements have integer keys (an object's members have
+        // text keys, a scalar's single row none): one JSON parse per row.
+        return "EXISTS (SELECT 1 FROM json_each(data, \(field.pathLiteral)) AS e WHERE typeof(e.key) = 'integer' AND ("
             + terms.joined(separator: " OR ") + "))"
     }
 

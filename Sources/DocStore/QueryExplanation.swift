@@ -15,7 +15,9 @@ public struct QueryExplanation: Sendable, Hashable {
 
     /// True when some step of the plan reads through the named index.
     public func uses(index name: String) -> Bool {
-        plan.contains { $0.contains("USING INDEX \(name) ") || $0.hasSuffix("USING INDEX \(name)") }
+        plan.contains { line in
+            ["USING INDEX \(name)", "USING COVERING INDEX \(name)"].contains { line.contains($0 + " ") || line.hasSuffix($0) }
+        }
     }
 
     /// The explanation as text: SQL, arguments, plan.

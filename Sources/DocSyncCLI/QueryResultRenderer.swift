@@ -24,6 +24,20 @@ struct QueryResultRenderer {
         }
     }
 
+    /// NDJSON (or a JSON array) of `{"data": ..., "id": ...}` from stored
+    /// canonical texts: the same bytes `render` writes for parsed documents.
+    static func render(_ texts: [QueryDocumentText], asArray: Bool) -> String {
+        var output = ""
+        output.reserveCapacity(texts.reduce(0) { $0 + $1.json.utf8.count + $1.id.utf8.count + 20 })
+        if asArray { output += texts.isEmpty ? "[]\n" : "[\n" }
+        for (index, text) in texts.enumerated() {
+            output += #"{"data":"# + text.json + #","id":"# + JSONValue.string(text.id).canonicalText + "}"
+            output += asArray && index < texts.count - 1 ? ",\n" : "\n"
+        }
+        if asArray, !texts.isEmpty { output += "]\n" }
+        return output
+    }
+
     /// `{"data": {...}, "id": "..."}`: the id never collides with a field.
     static func record(_ document: QueryDocument) -> JSONValue {
         ["id": .string(document.id), "data": document.data]
@@ -90,8 +104,15 @@ struct QueryResultRenderer {
 
     /// One line per cell: control characters escaped as in JSON, long text shortened.
     private func tableCell(_ text: String) -> String {
+        // Fast path: nothing to escape, and too few bytes to be too many characters.
+        let hasControl = text.utf8.contains { $0 < 0x20 }
+        if !hasControl, text.utf8.count <= maximumCellWidth { return text }
         var cell = ""
+        var scalarsSeen = 0
         for scalar in text.unicodeScalars {
+            scalarsSeen += 1
+            // Enough to fill a shortened cell; the rest would be cut anyway.
+            if !hasControl, scalarsSeen > maximumCellWidth * 4 { break }
             switch scalar {
             case "\n": cell += "\\n"
             case "\r": cell += "\\r"
@@ -108,7 +129,7 @@ struct QueryResultRenderer {
     private func csv(_ documents: [QueryDocument]) -> String {
         let columns = columns(documents)
         func field(_ text: String) -> String {
-            guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\r" || $0 == "\n" || $0 == "\r\n" }) else { return text }
+            guard text.utf8.contains(where: { $0 == 0x2C || $0 == 0x22 || $0 == 0x0D || $0 == 0x0A }) else { return text }
             return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
         }
         var output = ([idHeader(columns)] + columns.map(\.description)).map(field).joined(separator: ",") + "\r\n"

@@ -71,6 +71,7 @@ import Testing
 
         let range = try await perfume.whereField("price", isGreaterThan: 50).order(by: "price").limit(to: 5).explain()
         #expect(range.uses(index: price.name), "\(range.plan)")
+        #expect(!range.plan.joined().contains("TEMP B-TREE"), "\(range.plan)")
 
         let ordered = try await perfume.order(by: "price", descending: true).limit(to: 5).explain()
         #expect(ordered.uses(index: price.name), "\(ordered.plan)")

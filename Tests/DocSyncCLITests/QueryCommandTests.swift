@@ -84,6 +84,17 @@ import Testing
         #expect(empty.stdout == "[]\n")
     }
 
+    @Test func storedTextsRenderLikeParsedDocuments() async throws {
+        let documents = try DocumentStore(path: store)
+        let query = Query(collection: "Perfume").order(by: "price")
+        let parsed = try await documents.documents(matching: query)
+        let texts = try await documents.documentTexts(matching: query)
+        for format in [QueryResultRenderer.Format.ndjson, .json] {
+            #expect(QueryResultRenderer.render(texts, asArray: format == .json) == QueryResultRenderer(format: format).render(parsed))
+        }
+        #expect(QueryResultRenderer.render([], asArray: true) == QueryResultRenderer(format: .json).render([]))
+    }
+
     @Test func cursorsAndLimitToLastFromTheCommandLine() async {
         let after = await query(["--format", "ndjson", "--select", "__name__", "--order-by", "price", "--start-after", "9"])
         #expect(after.stdout.split(separator: "\n").map(String.init) == [#"{"data":{},"id":"P1"}"#, #"{"data":{},"id":"P3"}"#])

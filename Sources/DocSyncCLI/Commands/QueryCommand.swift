@@ -134,6 +134,12 @@ struct QueryCommand: RunnableCommand, Equatable {
                 environment.stdout.write(try await store.explain(query).text + "\n")
                 return .success
             }
+            if format == .ndjson || format == .json {
+                // Stored text is canonical already: written out without parsing.
+                let texts = try await store.documentTexts(matching: query)
+                environment.stdout.write(QueryResultRenderer.render(texts, asArray: format == .json))
+                return .success
+            }
             let documents = try await store.documents(matching: query)
             let renderer = QueryResultRenderer(format: format, selection: query.selection)
             environment.stdout.write(renderer.render(documents))
