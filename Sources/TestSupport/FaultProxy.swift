@@ -84,7 +84,10 @@ public final class FaultProxy: Sendable {
 
     private struct State {
         var plan: Plan
+        var hold: (@Sendable (HTTPRequestRecord) -> Bool)?
         var seen: [UInt64: Int] = [:]
+        var arrivals = 0
+        var inFlight = 0
         var statistics = Statistics()
     }
 
@@ -114,6 +117,12 @@ public final class FaultProxy: Sendable {
         while base.hasSuffix("/") { base.removeLast() }
         let session = Self.makeSession()
         server = try LoopbackHTTPServer { [base] request in
+            state.withLock { $0.arrivals += 1; $0.inFlight += 1 }
+            defer { state.withLock { $0.inFlight -= 1 } }
+            while let hold = state.withLock({ $0.hold }), hold(request) {
+                try? await Task.sleep(for: .milliseconds(10))
+                if Task.isCancelled { break }
+            }
             let (fault, delay) = state.withLock { state -> (Fault?, Duration) in
                 state.statistics.requests += 1
                 let fault = Self.decide(request, state: &state)
@@ -148,6 +157,23 @@ public final class FaultProxy: Sendable {
     public func setPlan(_ plan: Plan) {
         state.withLock { $0.plan = plan }
     }
+
+    /// Holds every request matching `predicate` (before it is forwarded) until
+    /// `release()`: a sync can be stopped at a known point, for as long as a test needs.
+    public func hold(_ predicate: @escaping @Sendable (HTTPRequestRecord) -> Bool) {
+        state.withLock { $0.hold = predicate }
+    }
+
+    /// Lets held requests go on.
+    public func release() {
+        state.withLock { $0.hold = nil }
+    }
+
+    /// Requests that arrived so far (held ones included).
+    public var arrivals: Int { state.withLock { $0.arrivals } }
+
+    /// Requests being handled now (held, delayed or forwarded, not yet answered).
+    public var inFlight: Int { state.withLock { $0.inFlight } }
 
     /// What the proxy did so far.
     public var statistics: Statistics { state.withLock { $0.statistics } }
