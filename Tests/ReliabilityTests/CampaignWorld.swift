@@ -31,6 +31,7 @@ final class CampaignWorld: Sendable {
         let name = label.map { $0.isLetter || $0.isNumber ? $0 : "_" } + "_" + UUID().uuidString.prefix(8)
         collection = try CollectionPath(String(name))
         let emulator = try await FirestoreEmulator.shared()
+        try await EmulatorWarmup.wait()
         self.firestoreHost = firestoreHost ?? emulator.host
         client = FirestoreClient(database: FirestoreDatabase(projectID: projectID), endpoint: .emulator(host: emulator.host),
                                  credentials: .emulatorOwner, options: FirestoreClientOptions(rampUp: false))

@@ -34,6 +34,7 @@ final class CorpusWorld: Sendable {
         let name = label.map { $0.isLetter || $0.isNumber ? $0 : "_" }.prefix(40) + "_" + UUID().uuidString.prefix(8)
         collection = try CollectionPath(String(name))
         let emulator = try await FirestoreEmulator.shared()
+        try await EmulatorWarmup.wait()
         emulatorHost = emulator.host
         client = FirestoreClient(database: FirestoreDatabase(projectID: CampaignWorld.sharedProjectID), endpoint: .emulator(host: emulator.host),
                                  credentials: .emulatorOwner, options: FirestoreClientOptions(rampUp: false))

@@ -26,6 +26,7 @@ final class FaultWorld: Sendable {
         server = try PerfumeServer()
         apiProxy = try FaultProxy(upstream: server.baseURL)
         let emulator = try await FirestoreEmulator.shared()
+        try await EmulatorWarmup.wait()
         emulatorHost = emulator.host
         firestoreProxy = try FaultProxy(upstream: "http://" + emulator.host)
         directory = try TemporaryDirectory(label)
@@ -40,10 +41,10 @@ final class FaultWorld: Sendable {
         firestoreProxy.stop()
     }
 
-    /// URLSession with a short request timeout, so a `.delay` fault (3 s) times out (2 s).
+    /// URLSession with a short request timeout, so a `.delay` fault (6 s) times out (4 s).
     static let impatientTransport: Firestore.HTTPTransport = {
         let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = 2
+        configuration.timeoutIntervalForRequest = 4
         configuration.httpMaximumConnectionsPerHost = 8
         configuration.urlCache = nil
         configuration.httpCookieStorage = nil
@@ -133,7 +134,7 @@ struct FaultCampaignTests {
     func twentyPercentFaultsEverywhereStillGiveTheCleanResult(seed: UInt64) async throws {
         let world = try await FaultWorld(label: "faults")
         world.apiProxy.setPlan(.init(rate: 0.2, seed: seed, delay: .milliseconds(1_500)))
-        world.firestoreProxy.setPlan(.init(rate: 0.2, seed: seed &+ 1, delay: .seconds(3)))
+        world.firestoreProxy.setPlan(.init(rate: 0.2, seed: seed &+ 1, delay: .seconds(6)))
         let engine = try world.engine(apiRetries: 8, firestoreAttempts: 10)
 
         let first = try await engine.sync(SyncOptions())
