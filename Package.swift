@@ -32,6 +32,7 @@ let package = Package(
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "DocSyncTests", dependencies: ["DocSync", "TestSupport"], exclude: ["Snapshots"]),
         .testTarget(name: "DocSyncCLITests", dependencies: ["DocSyncCLI", "TestSupport"], exclude: ["Snapshots"]),
+        .testTarget(name: "ReliabilityTests", dependencies: ["DocSyncCLI", "DocSync", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -10,6 +10,8 @@ public enum DocStoreError: Error, Equatable, Sendable, CustomStringConvertible {
     case storeInUse(path: String, pid: Int32?)
     /// The file exists but is not a SQLite database, or is a database docsync did not create.
     case notAStore(path: String, reason: String)
+    /// The file is a SQLite database, but damaged (SQLite reports it malformed).
+    case damagedStore(path: String, reason: String)
     /// The store file does not exist and the caller asked not to create it.
     case storeNotFound(path: String)
     /// SQLite could not open the file (permissions, missing directory, …).
@@ -31,6 +33,8 @@ public enum DocStoreError: Error, Equatable, Sendable, CustomStringConvertible {
             "store \(path) is in use by pid \(pid.map(String.init) ?? "unknown"): another docsync sync or push is running"
         case .notAStore(let path, let reason):
             "\(path) is not a docsync store (\(reason))"
+        case .damagedStore(let path, let reason):
+            "store \(path) is damaged (\(reason))"
         case .storeNotFound(let path):
             "store \(path) does not exist"
         case .cannotOpen(let path, let reason):
@@ -55,6 +59,8 @@ public enum DocStoreError: Error, Equatable, Sendable, CustomStringConvertible {
             "wait for it to finish, or pass --wait SECONDS to wait for it"
         case .notAStore:
             "pass --store with the path of a docsync store, or a new path to create one"
+        case .damagedStore:
+            "restore it from a backup, or move it aside and sync again into a new store (every document is then pushed again)"
         case .storeNotFound:
             "check the --store path, or create the store with 'docsync import'"
         case .cannotOpen:

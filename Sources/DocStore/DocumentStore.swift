@@ -74,10 +74,12 @@ public actor DocumentStore {
 
     // MARK: - Errors
 
-    /// Turns a SQLite failure into the error users see: busy and not-a-database get names.
+    /// Turns a SQLite failure into the error users see: busy, not-a-database and
+    /// damaged files get names.
     static func storeError(_ error: SQLiteError, path: String) -> DocStoreError {
         if error.isBusy { return .storeBusy(path: path) }
         if error.primaryCode == SQLITE_NOTADB { return .notAStore(path: path, reason: "SQLite says: \(error.message)") }
+        if error.primaryCode == SQLITE_CORRUPT { return .damagedStore(path: path, reason: "SQLite says: \(error.message)") }
         return .sqlite(error)
     }
 

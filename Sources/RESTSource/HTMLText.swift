@@ -14,18 +14,19 @@ public enum HTMLText {
     public static func plainText(_ html: String) -> String {
         var builder = LineBuilder()
         let scalars = Array(html.unicodeScalars)
+        var memo = TagScanMemo()
         var index = 0
         while index < scalars.count {
             let scalar = scalars[index]
             if scalar == "<" {
-                if let (end, tag, isClosing) = parseTag(scalars, from: index) {
+                if let (end, tag, isClosing) = parseTag(scalars, from: index, memo: &memo) {
                     index = end
                     if tag == "!--" {
                         index = skipComment(scalars, from: index)
                         continue
                     }
                     if !isClosing, tag == "script" || tag == "style" {
-                        index = skipElementContent(scalars, from: index, tag: tag)
+                        index = skipElementContent(scalars, from: index, tag: tag, memo: &memo)
                         continue
                     }
                     if tag == "br" { builder.lineBreak() } else if blockTags.contains(tag) { builder.endLine() }
@@ -59,7 +60,11 @@ public enum HTMLText {
     /// Parses `<tag …>` at `start`: the index after `>`, the lower-cased name
     /// (`!--` for a comment opener), and whether it is a closing tag. Nil when
     /// the `<` does not start a tag (it is then kept as text).
-    private static func parseTag(_ s: [Unicode.Scalar], from start: Int) -> (Int, String, Bool)? {
+    ///
+    /// `memo` remembers where a scan for the closing `>` already ran into the end
+    /// of the input, so text with many `<` and no `>` after them (`a<b a<b …`)
+    /// costs linear time, not quadratic.
+    private static func parseTag(_ s: [Unicode.Scalar], from start: Int, memo: inout TagScanMemo) -> (Int, String, Bool)? {
         var i = start + 1
         guard i < s.count else { return nil }
         if s[i] == "!", i + 2 < s.count, s[i + 1] == "-", s[i + 2] == "-" { return (i + 3, "!--", false) }
@@ -71,8 +76,13 @@ public enum HTMLText {
             name.unicodeScalars.append(s[i])
             i += 1
         }
+        let scanStart = i
         var quote: Unicode.Scalar?
         while i < s.count {
+            if memo.isKnownToFail(at: i, quote: quote) {
+                memo.recordFailure(s, from: scanStart, to: i)
+                return nil
+            }
             let c = s[i]
             if let q = quote {
                 if c == q { quote = nil }
@@ -83,6 +93,7 @@ public enum HTMLText {
             }
             i += 1
         }
+        memo.recordFailure(s, from: scanStart, to: s.count)
         return nil
     }
 
@@ -95,10 +106,17 @@ public enum HTMLText {
         return s.count
     }
 
-    private static func skipElementContent(_ s: [Unicode.Scalar], from start: Int, tag: String) -> Int {
+    /// The index after `</tag …>`, or the end of the input. Script and style
+    /// content is raw text: only a closing tag of the same name ends it.
+    private static func skipElementContent(_ s: [Unicode.Scalar], from start: Int, tag: String, memo: inout TagScanMemo) -> Int {
+        let name = Array(tag.unicodeScalars)
         var i = start
-        while i < s.count {
-            if s[i] == "<", let (end, name, isClosing) = parseTag(s, from: i), isClosing, name == tag { return end }
+        while i + 1 + name.count < s.count {
+            if s[i] == "<", s[i + 1] == "/", zip(name, s[(i + 2)...]).allSatisfy({ $0 == Unicode.Scalar(String($1).lowercased()) }) {
+                let after = i + 2 + name.count
+                let isNameEnd = after >= s.count || !(s[after].properties.isAlphabetic || ("0"..."9").contains(s[after]) || s[after] == "-")
+                if isNameEnd, let (end, _, _) = parseTag(s, from: i, memo: &memo) { return end }
+            }
             i += 1
         }
         return s.count
@@ -173,6 +191,44 @@ public enum HTMLText {
         }
         return table
     }()
+}
+
+/// Where scans for a tag's closing `>` are known to reach the end of the input:
+/// for each position, the quote states (none, `"`, `'`) a scan may be in there.
+/// A scan that arrives at a recorded position in a recorded state would repeat a
+/// failed scan, so it fails at once. Each position and state is recorded once.
+private struct TagScanMemo {
+    private var failing: [UInt8] = []
+
+    private static func bit(_ quote: Unicode.Scalar?) -> UInt8 {
+        switch quote {
+        case nil: 1
+        case "\""?: 2
+        default: 4
+        }
+    }
+
+    func isKnownToFail(at index: Int, quote: Unicode.Scalar?) -> Bool {
+        !failing.isEmpty && failing[index] & Self.bit(quote) != 0
+    }
+
+    /// Records every position and state of a scan from `start` (outside quotes)
+    /// that failed at `end`.
+    mutating func recordFailure(_ s: [Unicode.Scalar], from start: Int, to end: Int) {
+        if failing.isEmpty { failing = [UInt8](repeating: 0, count: s.count) }
+        var quote: Unicode.Scalar?
+        var i = start
+        while i < end {
+            failing[i] |= Self.bit(quote)
+            let c = s[i]
+            if let q = quote {
+                if c == q { quote = nil }
+            } else if c == "\"" || c == "'" {
+                quote = c
+            }
+            i += 1
+        }
+    }
 }
 
 /// Collects text into lines: whitespace folds to single spaces, lines are

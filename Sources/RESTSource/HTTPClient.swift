@@ -154,7 +154,15 @@ struct HTTPClient: Sendable {
             case .timedOut: return "timed out"
             case .notConnectedToInternet: return "not connected to the internet"
             case .badServerResponse: return "bad server response"
-            default: return "network error \(urlError.code.rawValue)"
+            case .secureConnectionFailed, .serverCertificateUntrusted, .serverCertificateHasBadDate, .serverCertificateNotYetValid,
+                 .serverCertificateHasUnknownRoot, .clientCertificateRejected, .clientCertificateRequired:
+                return "TLS failed (\(urlError.localizedDescription)); certificates are always verified"
+            default:
+                // On Linux, libcurl's own words (say "SSL certificate problem: self-signed
+                // certificate") arrive as the description of an error with code -1.
+                let detail = urlError.localizedDescription
+                if detail.isEmpty || detail.hasPrefix("The operation") { return "network error \(urlError.code.rawValue)" }
+                return "network error \(urlError.code.rawValue): \(detail)"
             }
         }
         return String(describing: error)
