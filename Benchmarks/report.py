@@ -68,6 +68,8 @@ def main():
     parser.add_argument("results")
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--markdown")
+    parser.add_argument("--notes", help="a Markdown file appended as the Notes section")
+    parser.add_argument("--query-table", help="the table printed by scripts/bench-query")
     args = parser.parse_args()
     values, meta = load(args.results)
 
@@ -220,16 +222,25 @@ def main():
         lines.append("Not yet available: this build has no `docsync query` (the query work is not merged into main yet).")
         lines.append("")
         targets.append(("offline query close to raw SQLite", "not yet available", "—"))
-    else:
-        names = sorted({name for (scenario, name, metric) in values if scenario == "5" and metric == "seconds"})
-        if names:
-            lines.append("### 5. Offline query mix")
-            lines.append("")
-            lines.append("| query | median s |")
-            lines.append("|---|---:|")
-            for name in names:
-                lines.append(f"| {name} | {med('5', name, 'seconds'):.3f} |")
-            lines.append("")
+    elif args.query_table and os.path.exists(args.query_table):
+        with open(args.query_table, encoding="utf-8") as handle:
+            table = handle.read().strip()
+        lines.append("### 5. Offline query mix: `docsync query` vs hand-written SQL (scripts/bench-query)")
+        lines.append("")
+        lines.append("```")
+        lines.append(table)
+        lines.append("```")
+        lines.append("")
+        ratios = []
+        for row in table.splitlines():
+            parts = row.split()
+            if parts and parts[-1].endswith("x") and "indexed" in row and "unindexed" not in row:
+                try:
+                    ratios.append(float(parts[-1][:-1]))
+                except ValueError:
+                    pass
+        if ratios:
+            targets.append(("indexed offline queries close to raw SQLite (docsync ÷ raw, worst)", f"{max(ratios):.2f}×", "—"))
 
     summary = ["| target | measured | verdict |", "|---|---:|---|"]
     summary += [f"| {a} | {b} | {c} |" for a, b, c in targets]
@@ -253,7 +264,11 @@ def main():
     header.append("- The emulator, the client under test and (for scenario 3) the API share the same cores, "
                   "and other builds may run on the machine: figures are noisy; ratios from one run are what count.")
     header.append("")
-    text = "\n".join(header + ["## Targets", ""] + summary + [""] + ["## Results", ""] + lines)
+    notes = []
+    if args.notes and os.path.exists(args.notes):
+        with open(args.notes, encoding="utf-8") as handle:
+            notes = ["## Notes", "", handle.read().strip(), ""]
+    text = "\n".join(header + ["## Targets", ""] + summary + [""] + ["## Results", ""] + lines + notes)
     print(text)
     if args.markdown:
         with open(args.markdown, "w", encoding="utf-8") as out:
