@@ -20,7 +20,7 @@ let package = Package(
         .target(name: "DocSync", dependencies: ["DocModel", "DocStore", "RESTSource", "Firestore"]),
         .target(name: "DocSyncCLI", dependencies: ["DocSync", "SampleAPI", "LoopbackHTTP", "EmulatorLauncher"]),
         .executableTarget(name: "docsync", dependencies: ["DocSyncCLI"]),
-        .executableTarget(name: "docsync-bench", dependencies: ["DocModel"]),
+        .executableTarget(name: "docsync-bench", dependencies: ["DocModel", "DocStore", "Firestore", "DocSync", "LoopbackHTTP"]),
         .target(name: "SampleAPI", dependencies: ["DocModel"]),
         .target(name: "LoopbackHTTP"),
         .target(name: "EmulatorLauncher"),
