@@ -25,16 +25,23 @@ struct QueryResultRenderer {
     }
 
     /// NDJSON (or a JSON array) of `{"data": ..., "id": ...}` from stored
-    /// canonical texts: the same bytes `render` writes for parsed documents.
-    static func render(_ texts: [QueryDocumentText], asArray: Bool) -> String {
-        var output = ""
-        output.reserveCapacity(texts.reduce(0) { $0 + $1.json.utf8.count + $1.id.utf8.count + 20 })
-        if asArray { output += texts.isEmpty ? "[]\n" : "[\n" }
+    /// canonical texts: the same bytes `render` writes for parsed documents,
+    /// built without parsing or intermediate strings.
+    static func render(_ texts: [QueryDocumentText], asArray: Bool) -> [UInt8] {
+        var output: [UInt8] = []
+        output.reserveCapacity(texts.reduce(0) { $0 + $1.json.utf8.count + $1.id.utf8.count + 24 })
+        if asArray { output += Array((texts.isEmpty ? "[]\n" : "[\n").utf8) }
+        let open = Array(#"{"data":"#.utf8), middle = Array(#","id":"#.utf8)
         for (index, text) in texts.enumerated() {
-            output += #"{"data":"# + text.json + #","id":"# + JSONValue.string(text.id).canonicalText + "}"
-            output += asArray && index < texts.count - 1 ? ",\n" : "\n"
+            output += open
+            output += text.json.utf8
+            output += middle
+            output += JSONValue.string(text.id).canonicalBytes
+            output.append(UInt8(ascii: "}"))
+            if asArray, index < texts.count - 1 { output.append(UInt8(ascii: ",")) }
+            output.append(0x0A)
         }
-        if asArray, !texts.isEmpty { output += "]\n" }
+        if asArray, !texts.isEmpty { output += Array("]\n".utf8) }
         return output
     }
 

@@ -137,7 +137,7 @@ struct QueryCommand: RunnableCommand, Equatable {
             if format == .ndjson || format == .json {
                 // Stored text is canonical already: written out without parsing.
                 let texts = try await store.documentTexts(matching: query)
-                environment.stdout.write(QueryResultRenderer.render(texts, asArray: format == .json))
+                environment.stdout.writeBytes(QueryResultRenderer.render(texts, asArray: format == .json))
                 return .success
             }
             let documents = try await store.documents(matching: query)
