@@ -13,65 +13,62 @@ public struct FieldPath: Sendable, Hashable, Comparable, CustomStringConvertible
     }
 
     /// Parses the text form (`a.b`, `` `a.b`.c ``).
-    /// - Throws: `FieldPathError` naming the column of the mistake.
+    ///
+    /// Works on Unicode scalars, not Characters, so a backtick followed by a
+    /// combining mark is still a backtick (field names come from API data).
+    /// - Throws: `FieldPathError` naming the column (in scalars) of the mistake.
     public init(parsing text: String) throws(FieldPathError) {
+        let scalars = Array(text.unicodeScalars)
         var segments: [String] = []
-        var current = ""
-        var index = text.startIndex
-        var column = 1
+        var current = String.UnicodeScalarView()
+        var index = 0
         var segmentHasContent = false
-        while index < text.endIndex {
-            let character = text[index]
-            if character == "`" {
-                guard current.isEmpty, !segmentHasContent else {
-                    throw FieldPathError(text: text, column: column, reason: "a backtick may only open a segment")
-                }
-                index = text.index(after: index); column += 1
+        func fail(_ reason: String) -> FieldPathError { FieldPathError(text: text, column: index + 1, reason: reason) }
+        while index < scalars.count {
+            let scalar = scalars[index]
+            if scalar == "`" {
+                guard current.isEmpty, !segmentHasContent else { throw fail("a backtick may only open a segment") }
+                index += 1
                 var closed = false
-                while index < text.endIndex {
-                    let inner = text[index]
+                while index < scalars.count {
+                    let inner = scalars[index]
                     if inner == "\\" {
-                        index = text.index(after: index); column += 1
-                        guard index < text.endIndex else { break }
-                        current.append(text[index])
+                        index += 1
+                        guard index < scalars.count else { break }
+                        current.append(scalars[index])
                     } else if inner == "`" {
                         closed = true
                         break
                     } else {
                         current.append(inner)
                     }
-                    index = text.index(after: index); column += 1
+                    index += 1
                 }
-                guard closed else { throw FieldPathError(text: text, column: column, reason: "unterminated backtick") }
-                guard !current.isEmpty else { throw FieldPathError(text: text, column: column, reason: "empty quoted segment") }
+                guard closed else { throw fail("unterminated backtick") }
+                guard !current.isEmpty else { throw fail("empty quoted segment") }
                 segmentHasContent = true
-                index = text.index(after: index); column += 1
-                if index < text.endIndex, text[index] != "." {
-                    throw FieldPathError(text: text, column: column, reason: "expected '.' after a quoted segment")
-                }
+                index += 1
+                if index < scalars.count, scalars[index] != "." { throw fail("expected '.' after a quoted segment") }
                 continue
             }
-            if character == "." {
-                guard segmentHasContent || !current.isEmpty else {
-                    throw FieldPathError(text: text, column: column, reason: "empty segment")
-                }
-                segments.append(current)
-                current = ""
+            if scalar == "." {
+                guard segmentHasContent || !current.isEmpty else { throw fail("empty segment") }
+                segments.append(String(current))
+                current = String.UnicodeScalarView()
                 segmentHasContent = false
             } else {
-                guard Self.isIdentifierCharacter(character, first: current.isEmpty) else {
-                    throw FieldPathError(text: text, column: column,
-                                         reason: "'\(character)' needs backticks (write `...` around the segment)")
+                guard Self.isIdentifierScalar(scalar, first: current.isEmpty) else {
+                    throw fail("'\(scalar)' needs backticks (write `...` around the segment)")
                 }
-                current.append(character)
+                current.append(scalar)
                 segmentHasContent = true
             }
-            index = text.index(after: index); column += 1
+            index += 1
         }
         guard segmentHasContent || !current.isEmpty else {
-            throw FieldPathError(text: text, column: column, reason: text.isEmpty ? "empty field path" : "empty segment")
+            throw fail(text.isEmpty ? "empty field path" : "empty segment")
         }
-        segments.append(current)
+        segments.append(String(current))
         self.segments = segments
     }
 
@@ -83,23 +80,25 @@ public struct FieldPath: Sendable, Hashable, Comparable, CustomStringConvertible
     /// Writes one segment as Firestore expects it in an update mask or query.
     public static func quoted(_ segment: String) -> String {
         if isSimpleIdentifier(segment) { return segment }
-        var out = "`"
-        for character in segment {
-            if character == "`" || character == "\\" { out.append("\\") }
-            out.append(character)
+        var out = String.UnicodeScalarView()
+        out.append("`")
+        for scalar in segment.unicodeScalars {
+            if scalar == "`" || scalar == "\\" { out.append("\\") }
+            out.append(scalar)
         }
         out.append("`")
-        return out
+        return String(out)
     }
 
     /// True for `[A-Za-z_][A-Za-z0-9_]*`.
     public static func isSimpleIdentifier(_ segment: String) -> Bool {
-        guard let first = segment.first, isIdentifierCharacter(first, first: true) else { return false }
-        return segment.allSatisfy { isIdentifierCharacter($0, first: false) }
+        guard let first = segment.unicodeScalars.first, isIdentifierScalar(first, first: true) else { return false }
+        return segment.unicodeScalars.allSatisfy { isIdentifierScalar($0, first: false) }
     }
 
-    private static func isIdentifierCharacter(_ character: Character, first: Bool) -> Bool {
-        guard let ascii = character.asciiValue else { return false }
+    private static func isIdentifierScalar(_ scalar: Unicode.Scalar, first: Bool) -> Bool {
+        guard scalar.isASCII else { return false }
+        let ascii = UInt8(scalar.value)
         switch ascii {
         case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "_"): return true
         case UInt8(ascii: "0")...UInt8(ascii: "9"): return !first

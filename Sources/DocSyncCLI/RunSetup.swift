@@ -86,7 +86,7 @@ struct OutputOptions: Sendable, Equatable {
 extension OptionSpec {
     static let config = OptionSpec.value("config", short: "c", valueName: "path", help: "The config file.", defaultValue: "docsync.json")
     static let storeOverride = OptionSpec.value(
-        "store", valueName: "path", help: "The store file (overrides the config's \"store\").", defaultValue: "./docsync.sqlite")
+        "store", valueName: "path", help: "The store file (default: the config's \"store\", else ./docsync.sqlite).")
     static let quiet = OptionSpec.flag("quiet", short: "q", help: "Print only the report and errors; no progress.")
     static let verbose = OptionSpec.flag("verbose", short: "v", help: "Log each HTTP request and batch on stderr (secrets redacted).")
     static let noColor = OptionSpec.flag("no-color", help: "Never colour the output (NO_COLOR is honoured too).")

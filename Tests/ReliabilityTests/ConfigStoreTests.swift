@@ -21,13 +21,8 @@ import Testing
             """, to: "docsync.json")
         let (status, _, stderr) = await run(["sync", "--config", config, "--no-push", "--quiet"], in: directory)
         #expect(status == .success, "\(stderr)")
-        withKnownIssue("""
-            waiting for fix: CommandLineParser fills in --store's default ("./docsync.sqlite"), so SyncCommand.storeOverride \
-            is never nil and the config's "store" is ignored
-            """) {
-            #expect(FileManager.default.fileExists(atPath: directory.path("data/my.sqlite")))
-            #expect(!FileManager.default.fileExists(atPath: directory.path("docsync.sqlite")))
-        }
+        #expect(FileManager.default.fileExists(atPath: directory.path("data/my.sqlite")))
+        #expect(!FileManager.default.fileExists(atPath: directory.path("docsync.sqlite")))
     }
 
     @Test func theConfigsDatabaseIsUsedWhenDatabaseIsNotGiven() async throws {
@@ -41,8 +36,6 @@ import Testing
         let (_, _, stderr) = await run(["sync", "--config", config, "--store", directory.path("s.sqlite"), "--verbose"],
                                        in: directory, variables: ["FIRESTORE_EMULATOR_HOST": "127.0.0.1:9"])
         #expect(stderr.contains("/v1/projects/p/databases/"), "\(stderr.prefix(500))")
-        withKnownIssue("waiting for fix: --database's default \"(default)\" overrides target.databaseId of the config") {
-            #expect(stderr.contains("/v1/projects/p/databases/other/documents"))
-        }
+        #expect(stderr.contains("/v1/projects/p/databases/other/documents"))
     }
 }

@@ -10,8 +10,6 @@ import Testing
     @Test(arguments: ["\u{31E}", "\u{301}rating", "a`\u{301}", "x\\\u{300}"])
     func anySegmentPrintsToTextThatParsesBackToIt(_ segment: String) throws {
         let path = FieldPath([segment, "b"])
-        try withKnownIssue("waiting for fix: FieldPath(parsing:) and FieldPath.quoted work on Characters; they must work on unicodeScalars", isIntermittent: true) { () throws in
-            #expect(try FieldPath(parsing: path.description) == path)
-        }
+        #expect(try FieldPath(parsing: path.description) == path)
     }
 }

@@ -34,7 +34,7 @@ struct SyncCommand: RunnableCommand, Equatable {
         .flag("allow-mass-delete", help: "Apply a plan that deletes more than the configured share of a collection."),
         .flag("full-refresh", help: "Fetch every detail again, even where the source's detail refresh is \"changed\"."),
         .value("project", valueName: "id", help: "Firestore project id (overrides the config and GOOGLE_CLOUD_PROJECT)."),
-        .value("database", valueName: "id", help: "Firestore database id.", defaultValue: "(default)"),
+        .value("database", valueName: "id", help: "Firestore database id (default: the config's, else \"(default)\")."),
         .value("wait", valueName: "seconds", help: "Wait this long for another sync or push holding the store.", defaultValue: "0"),
         .quiet, .verbose, .noColor,
     ]
@@ -132,7 +132,7 @@ struct PushCommand: RunnableCommand, Equatable {
             .config, .storeOverride,
             .value("collection", valueName: "path", help: "Push only this collection (repeatable)."),
             .value("project", valueName: "id", help: "Firestore project id (overrides the config and GOOGLE_CLOUD_PROJECT)."),
-            .value("database", valueName: "id", help: "Firestore database id.", defaultValue: "(default)"),
+            .value("database", valueName: "id", help: "Firestore database id (default: the config's, else \"(default)\")."),
             .value("format", valueName: "format", help: "Report format.", defaultValue: "text", allowedValues: ["text", "json", "markdown"]),
             .value("wait", valueName: "seconds", help: "Wait this long for another sync or push holding the store.", defaultValue: "0"),
             .quiet, .verbose, .noColor,
