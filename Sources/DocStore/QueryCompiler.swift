@@ -85,7 +85,9 @@ struct QueryCompiler {
         for filter in filters {
             conditions.append(try sql(for: filter))
         }
-        for order in orders where order.field != QueryOrder.documentID {
+        // A field whose type class a filter pins exists in every result already.
+        let pinned = Self.classPinnedFields(filters)
+        for order in orders where order.field != QueryOrder.documentID && !pinned.contains(order.field) {
             // Firestore leaves out documents that lack an order-by field.
             conditions.append("\(try expression(order.field).rankSQL) IS NOT NULL")
         }
@@ -99,7 +101,6 @@ struct QueryCompiler {
         // A field whose type class a filter pins needs no rank term in the order:
         // SQLite does not see that an index column under `=` is constant for the
         // ORDER BY, and would sort what the index already delivers in order.
-        let pinned = Self.classPinnedFields(filters)
         var orderTerms: [String] = []
         for order in orders {
             let direction = order.isDescending ? "DESC" : "ASC"
