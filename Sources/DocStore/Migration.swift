@@ -1,3 +1,4 @@
+import DocModel
 /// One schema step: a file `migrations/NNNN_name.sql`, carried by the binary.
 ///
 /// The list is append-only: a shipped migration is never edited (the store

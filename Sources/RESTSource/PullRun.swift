@@ -59,7 +59,7 @@ struct PullRun: Sendable {
         let hint = item.hintKey ?? hintKey(for: record)
         let listCursor = cursorValue(in: record)
         // The list row's fingerprint validates cached details; only computed when a cache is in use.
-        let fingerprint = detailCache == nil ? nil : SHA256.hex(record.canonicalBytes)
+        let fingerprint = detailCache == nil ? nil : SHA256.hexDigest(record.canonicalBytes)
         if let detail = config.detail {
             switch try await fetchDetail(detail, for: record, fingerprint: fingerprint) {
             case .merged(let merged, let cached):

@@ -187,7 +187,7 @@ public struct Shaper: Sendable {
             if members.values.allSatisfy(\.isNull) {
                 throw Failure(field: paths.first?.description, message: "all key fields (\(paths.map(\.description).joined(separator: ", "))) are missing")
             }
-            return String(SHA256.hex(JSONValue.object(members).canonicalBytes).prefix(32))
+            return String(SHA256.hexDigest(JSONValue.object(members).canonicalBytes).prefix(32))
         }
     }
 

@@ -1,3 +1,4 @@
+import DocModel
 @testable import DocStore
 import Foundation
 import Testing

@@ -1,4 +1,4 @@
-@testable import DocStore
+import DocModel
 import Testing
 
 @Suite struct SHA256Tests {

@@ -1,11 +1,11 @@
-/// SHA-256 (FIPS 180-4), used for migration checksums.
+/// SHA-256 (FIPS 180-4): migration checksums, list-row fingerprints and hash keys.
 ///
-/// A small, dependency-free implementation: DocStore must not pull in OpenSSL
-/// just to fingerprint a few kilobytes of SQL. Verified against the FIPS test
-/// vectors in `SHA256Tests`.
-enum SHA256 {
+/// A small, dependency-free implementation shared by the layers: none of them
+/// needs OpenSSL just to fingerprint a few kilobytes. Verified against the FIPS
+/// test vectors in `SHA256Tests`.
+public enum SHA256 {
     /// The digest of `message` as 64 lowercase hex digits.
-    static func hexDigest(_ message: some Collection<UInt8>) -> String {
+    public static func hexDigest(_ message: some Collection<UInt8>) -> String {
         let hex = Array("0123456789abcdef".utf8)
         var text: [UInt8] = []
         text.reserveCapacity(64)
@@ -17,7 +17,7 @@ enum SHA256 {
     }
 
     /// The 32-byte digest of `message`.
-    static func digest(_ message: some Collection<UInt8>) -> [UInt8] {
+    public static func digest(_ message: some Collection<UInt8>) -> [UInt8] {
         var state: [UInt32] = [
             0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19,
         ]
