@@ -147,6 +147,7 @@ enum CommandLineParser {
         for option in spec.options where !option.isFlag {
             if let values = given[option.name] {
                 parsed.values[option.name] = values
+                parsed.explicitOptions.insert(option.name)
             } else if option.isRequired {
                 throw parsed.error(.missingOption(option.synopsis))
             } else if let defaultValue = option.defaultValue {

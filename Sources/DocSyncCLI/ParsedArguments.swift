@@ -13,6 +13,8 @@ struct ParsedArguments: Sendable {
     var values: [String: [String]] = [:]
     /// Long names of the flags that were given.
     var flags: Set<String> = []
+    /// Options the user typed (as opposed to filled in from their defaults).
+    var explicitOptions: Set<String> = []
 
     /// The positional declared as `name`, nil when it is optional and absent.
     func argument(_ name: String) -> String? {
@@ -23,6 +25,11 @@ struct ParsedArguments: Sendable {
     /// The last value given for `--name`, or its default.
     func value(_ name: String) -> String? {
         values[name]?.last
+    }
+
+    /// The last value the user typed for `--name`; nil when only its default applies.
+    func givenValue(_ name: String) -> String? {
+        explicitOptions.contains(name) ? values[name]?.last : nil
     }
 
     /// Whether the flag `--name` was given.

@@ -144,3 +144,23 @@ import TestSupport
         #expect(second.stdout.hasPrefix("Plan: 0 to create, 0 to update, 0 to delete, 150 unchanged, 0 failed."))
     }
 }
+
+@Suite(.tags(.integration), .enabled(if: FirestoreEmulator.isAvailable, "skipped: gcloud not found on PATH and FIRESTORE_EMULATOR_HOST unset"))
+struct PushWithoutConfigTests {
+    @Test func pushWithoutAConfigSendsImportedDocumentsToTheEmulator() async throws {
+        let emulator = try await FirestoreEmulator.shared()
+        let directory = try TemporaryDirectory()
+        let imported = await runCLI(["import", "Items", "-", "--key", "id"], stdin: #"{"id":"a","n":1}"# + "\n" + #"{"id":"b","n":2}"# + "\n",
+                                    directory: directory)
+        #expect(imported.status == .success, "\(imported.stderr)")
+        let project = FirestoreEmulator.makeProjectID("push-no-config")
+        let pushed = await runCLI(["push", "--format", "json"], directory: directory,
+                                  variables: ["FIRESTORE_EMULATOR_HOST": emulator.host, "GOOGLE_CLOUD_PROJECT": project])
+        #expect(pushed.status == .success, "\(pushed.stderr)")
+        let report = try JSONValue(parsing: pushed.stdout)
+        #expect(report["push"]?["written"] == 2)
+        let again = await runCLI(["push", "--format", "json"], directory: directory,
+                                 variables: ["FIRESTORE_EMULATOR_HOST": emulator.host, "GOOGLE_CLOUD_PROJECT": project])
+        #expect(try JSONValue(parsing: again.stdout)["push"]?["requests"] == 0, "nothing pending: nothing sent")
+    }
+}

@@ -150,7 +150,7 @@ struct PushCommand: RunnableCommand, Equatable {
     var output: OutputOptions
 
     init(parsing arguments: ParsedArguments) throws(UsageError) {
-        configPath = arguments.value("config")
+        configPath = arguments.givenValue("config")
         storeOverride = arguments.value("store")
         var collections: [CollectionPath] = []
         for text in arguments.values["collection"] ?? [] {
