@@ -71,13 +71,16 @@ public struct JSONParser {
     private mutating func parseObject() throws(JSONParseError) -> JSONValue {
         try enterNesting()
         position += 1  // {
-        var members: [String: JSONValue] = [:]
         skipWhitespace()
         if peek() == UInt8(ascii: "}") {
             position += 1
             depth -= 1
-            return .object(members)
+            return .object([:])
         }
+        // Members are gathered in order, then hashed once into a dictionary of
+        // the right size (growing a dictionary rehashes everything each time).
+        var pairs: [(key: String, value: JSONValue, offset: Int)] = []
+        pairs.reserveCapacity(8)
         while true {
             skipWhitespace()
             guard peek() == UInt8(ascii: "\"") else { throw error("expected a string key, found \(describeCurrentByte())") }
@@ -88,15 +91,17 @@ public struct JSONParser {
             position += 1
             skipWhitespace()
             let value = try parseValue()
-            if members.updateValue(value, forKey: key) != nil {
-                throw JSONParseError(offset: keyOffset, reason: "duplicate key \"\(key)\" in one object")
-            }
+            pairs.append((key, value, keyOffset))
             skipWhitespace()
             switch peek() {
             case UInt8(ascii: ","): position += 1
             case UInt8(ascii: "}"):
                 position += 1
                 depth -= 1
+                var members = [String: JSONValue](minimumCapacity: pairs.count)
+                for pair in pairs where members.updateValue(pair.value, forKey: pair.key) != nil {
+                    throw JSONParseError(offset: pair.offset, reason: "duplicate key \"\(pair.key)\" in one object")
+                }
                 return Self.decodeExtendedDouble(members) ?? .object(members)
             default: throw error("expected ',' or '}' in object, found \(describeCurrentByte())")
             }
@@ -237,11 +242,14 @@ public struct JSONParser {
         position += 1
         let start = position
         // Fast path: no escapes.
+        var high: UInt8 = 0
         while position < input.count {
             let byte = input[position]
             if byte == UInt8(ascii: "\"") {
                 let slice = UnsafeBufferPointer(rebasing: input[start..<position])
                 position += 1
+                // ASCII needs no validation (and String(decoding:) has a fast path for it).
+                if high < 0x80 { return String(decoding: slice, as: UTF8.self) }
                 guard let string = String(validating: slice, as: UTF8.self) else {
                     throw JSONParseError(offset: start + Self.firstInvalidUTF8Offset(slice), reason: "invalid UTF-8 in string")
                 }
@@ -249,6 +257,7 @@ public struct JSONParser {
             }
             if byte == UInt8(ascii: "\\") { break }
             if byte < 0x20 { throw error("control character 0x\(String(byte, radix: 16)) must be escaped in a string") }
+            high |= byte
             position += 1
         }
         guard position < input.count else {

@@ -11,7 +11,10 @@ import Darwin
 public struct JSONWriter {
     public private(set) var bytes: [UInt8] = []
 
-    public init() {}
+    public init() {
+        // Most documents are hundreds of bytes: skip the first few doublings.
+        bytes.reserveCapacity(256)
+    }
 
     public var text: String { String(decoding: bytes, as: UTF8.self) }
 
@@ -31,14 +34,40 @@ public struct JSONWriter {
             bytes.append(UInt8(ascii: "]"))
         case .object(let members):
             bytes.append(UInt8(ascii: "{"))
-            let keys = members.keys.sorted(by: Self.utf8Precedes)
-            for (index, key) in keys.enumerated() {
-                if index > 0 { bytes.append(UInt8(ascii: ",")) }
+            if members.count == 1, let (key, member) = members.first {
                 writeString(key)
                 bytes.append(UInt8(ascii: ":"))
-                write(members[key]!)
+                write(member)
+            } else if !members.isEmpty {
+                // Sorting the (key, value) pairs avoids a second hash lookup per key.
+                var entries = Array(members)
+                Self.sortByKey(&entries)
+                for index in entries.indices {
+                    if index > 0 { bytes.append(UInt8(ascii: ",")) }
+                    writeString(entries[index].key)
+                    bytes.append(UInt8(ascii: ":"))
+                    write(entries[index].value)
+                }
             }
             bytes.append(UInt8(ascii: "}"))
+        }
+    }
+
+    /// Sorts object members into canonical key order. Objects are small: an
+    /// insertion sort with in-place swaps beats the general sort's moves.
+    private static func sortByKey(_ entries: inout [(key: String, value: JSONValue)]) {
+        guard entries.count <= 32 else {
+            entries.sort { utf8Precedes($0.key, $1.key) }
+            return
+        }
+        entries.withUnsafeMutableBufferPointer { buffer in
+            for start in buffer.indices.dropFirst() {
+                var index = start
+                while index > 0, utf8Precedes(buffer[index].key, buffer[index - 1].key) {
+                    buffer.swapAt(index, index - 1)
+                    index -= 1
+                }
+            }
         }
     }
 
@@ -81,33 +110,34 @@ public struct JSONWriter {
     private mutating func writeString(_ string: String) {
         bytes.append(UInt8(ascii: "\""))
         var string = string
-        let needsEscaping = string.withUTF8 { utf8 in
-            utf8.contains { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }
-        }
-        if !needsEscaping {
-            string.withUTF8 { bytes.append(contentsOf: $0) }
-            bytes.append(UInt8(ascii: "\""))
-            return
-        }
-        for byte in string.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): append("\\\"")
-            case UInt8(ascii: "\\"): append("\\\\")
-            case 0x0A: append("\\n")
-            case 0x0D: append("\\r")
-            case 0x09: append("\\t")
-            case 0x08: append("\\b")
-            case 0x0C: append("\\f")
-            case 0..<0x20:
-                append("\\u00")
-                let hex = Array("0123456789abcdef".utf8)
-                bytes.append(hex[Int(byte >> 4)])
-                bytes.append(hex[Int(byte & 0xF)])
-            default: bytes.append(byte)
+        // One pass: copy runs of plain bytes, escape the rest.
+        string.withUTF8 { utf8 in
+            var start = 0
+            for index in 0..<utf8.count {
+                let byte = utf8[index]
+                guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
+                if start < index { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<index])) }
+                start = index + 1
+                switch byte {
+                case UInt8(ascii: "\""): append("\\\"")
+                case UInt8(ascii: "\\"): append("\\\\")
+                case 0x0A: append("\\n")
+                case 0x0D: append("\\r")
+                case 0x09: append("\\t")
+                case 0x08: append("\\b")
+                case 0x0C: append("\\f")
+                default:
+                    append("\\u00")
+                    bytes.append(Self.hexDigits[Int(byte >> 4)])
+                    bytes.append(Self.hexDigits[Int(byte & 0xF)])
+                }
             }
+            if start < utf8.count { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start...])) }
         }
         bytes.append(UInt8(ascii: "\""))
     }
+
+    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 
     private mutating func append(_ text: String) {
         bytes.append(contentsOf: text.utf8)

@@ -78,5 +78,43 @@ CREATE TABLE source_state (
 );
 
 """#),
+        Migration(name: "0003_indexes", sql: #"""
+-- User indexes: one row per `docsync index create COLLECTION FIELD_PATH`.
+--
+-- name        the SQLite index name (derived from collection and field path).
+-- collection  the collection path the partial index covers.
+-- field_path  the field path in its text form (backticks where needed).
+-- created_at  unix time in milliseconds (UTC).
+--
+-- The index itself is an expression index on the query compiler's type-rank and
+-- value expressions for the field, partial on the collection; this table is the
+-- registry that `index list` and `index drop` read.
+CREATE TABLE user_indexes (
+    name        TEXT    PRIMARY KEY NOT NULL,
+    collection  TEXT    NOT NULL,
+    field_path  TEXT    NOT NULL,
+    created_at  INTEGER NOT NULL,
+    UNIQUE (collection, field_path)
+);
+
+"""#),
+        Migration(name: "0004_detail_cache", sql: #"""
+-- Detail responses kept for sources whose detail "refresh" is "changed".
+--
+-- url          the detail request URL with secrets redacted (the cache key);
+-- fingerprint  SHA-256 of the canonical list row the detail was fetched for: a
+--              changed list row no longer matches, so its detail is fetched again;
+-- detail       canonical JSON of the detail object;
+-- fetched_at   unix milliseconds, for the optional maximum age.
+CREATE TABLE detail_cache (
+    source      TEXT    NOT NULL,
+    url         TEXT    NOT NULL,
+    fingerprint TEXT    NOT NULL,
+    detail      TEXT    NOT NULL,
+    fetched_at  INTEGER NOT NULL,
+    PRIMARY KEY (source, url)
+) WITHOUT ROWID;
+
+"""#),
     ]
 }

@@ -50,6 +50,31 @@ public struct FieldChange: Sendable, Equatable {
         }
     }
 
+    /// True when the two documents differ only in how numbers are spelled (`1` vs
+    /// `1.0`): many APIs are written in languages with a single number type and
+    /// send `10` one day and `10.0` the next. The planner treats such a record as
+    /// unchanged and keeps the stored spelling.
+    public static func differOnlyInNumberSpelling(_ old: JSONValue, _ new: JSONValue) -> Bool {
+        isNumericallyEquivalent(old, new)
+    }
+
+    private static func isNumericallyEquivalent(_ a: JSONValue, _ b: JSONValue) -> Bool {
+        switch (a, b) {
+        case (.int(let i), .double(let d)), (.double(let d), .int(let i)):
+            return Double(exactly: i) == d && !(d == 0 && d.sign == .minus)
+        case (.array(let x), .array(let y)):
+            return x.count == y.count && zip(x, y).allSatisfy { isNumericallyEquivalent($0, $1) }
+        case (.object(let x), .object(let y)):
+            guard x.count == y.count else { return false }
+            for (key, value) in x {
+                guard let other = y[key], isNumericallyEquivalent(value, other) else { return false }
+            }
+            return true
+        default:
+            return a.isCanonicallyEqual(to: b)
+        }
+    }
+
     /// One-key objects such as `{"$timestamp": …}` are single Firestore values, not maps.
     static func isSpecialValue(_ members: [String: JSONValue]) -> Bool {
         guard members.count == 1, let key = members.keys.first else { return false }

@@ -23,7 +23,7 @@ public struct MarkdownReportRenderer: Sendable {
                     }
                     for field in change.fields {
                         let text = change.kind == .create ? ValueFormatter.short(field.new) : ValueFormatter.change(field)
-                        out += "| \(mark) | `\(escape(change.id))` | `\(escape(field.path.description))` | \(escape(text)) |\n"
+                        out += "| \(mark) | `\(escape(change.id))` | \(code(field.path.description)) | \(escape(text)) |\n"
                     }
                 }
             }
@@ -42,6 +42,11 @@ public struct MarkdownReportRenderer: Sendable {
         }
         if report.isDryRun { out += "\n_Dry run: nothing was written._\n" }
         return out
+    }
+
+    /// A code span; one holding backticks is fenced with double backticks and spaces.
+    private func code(_ text: String) -> String {
+        text.contains("`") ? "`` \(escape(text)) ``" : "`\(escape(text))`"
     }
 
     private func escape(_ text: String) -> String {

@@ -32,7 +32,15 @@ public struct SyncConfig: Sendable {
         } catch {
             throw ConfigError(path: "", message: "\(path) is not valid JSON: \(error)")
         }
-        return try decode(json)
+        var config = try decode(json)
+        // File sources name paths relative to the config file, not to the working directory.
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
+        for index in config.sources.indices {
+            if let file = config.sources[index].source.file, !file.path.hasPrefix("/") {
+                config.sources[index].source.file?.path = folder.appendingPathComponent(file.path).standardized.path
+            }
+        }
+        return config
     }
 
     /// Decodes a parsed config.

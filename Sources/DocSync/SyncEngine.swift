@@ -49,6 +49,8 @@ public struct SyncEngine: Sendable {
     ///   (unknown source, store in use); per-record problems are in the report instead.
     public func sync(_ options: SyncOptions) async throws -> SyncReport {
         let selected = try select(options.sourceNames)
+        let missing = selected.flatMap { $0.source.requiredEnvironment }.filter { environment[$0.name] == nil }
+        guard missing.isEmpty else { throw SyncError.missingEnvironment(missing) }
         var report = SyncReport(isDryRun: options.isDryRun)
         if options.isDryRun {
             for definition in selected {
@@ -133,6 +135,20 @@ public struct SyncEngine: Sendable {
         }
     }
 
+    /// The store-backed detail cache of one source. `refetchAll` (`--full-refresh`)
+    /// ignores what is cached but still saves fresh details; a dry run only reads.
+    static func detailCache(store: DocumentStore, source: String, maximumAge: Double?, refetchAll: Bool, readOnly: Bool) -> DetailCache {
+        DetailCache(
+            lookup: { url, fingerprint in
+                guard !refetchAll else { return nil }
+                return try? await store.cachedDetail(source: source, url: url, fingerprint: fingerprint, maximumAge: maximumAge)
+            },
+            save: { url, fingerprint, detail in
+                guard !readOnly else { return }
+                try? await store.saveDetail(source: source, url: url, fingerprint: fingerprint, detail: detail)
+            })
+    }
+
     private func select(_ names: [String]) throws(SyncError) -> [SourceDefinition] {
         guard !names.isEmpty else { return sources }
         return try names.map { name throws(SyncError) in
@@ -153,6 +169,10 @@ public struct SyncEngine: Sendable {
         let cursor = try await store.cursor(ofSource: definition.name)
         var source = RESTSource(config: definition.source, environment: environment, transport: sourceTransport, initialCursor: cursor)
         source.requestLog = sourceRequestLog
+        if case .changed(let maximumAge)? = definition.source.detail?.refresh {
+            source.detailCache = Self.detailCache(store: store, source: definition.name, maximumAge: maximumAge,
+                                                  refetchAll: options.fullRefresh, readOnly: options.isDryRun)
+        }
         var highestCursor: String?
         var pullError: Error?
         var chunk: [SourceRecord] = []
@@ -173,10 +193,12 @@ public struct SyncEngine: Sendable {
                     planner.report.pull.pages = summary.pages
                     planner.report.pull.skipped = summary.skipped
                     planner.report.pull.detailCalls = summary.detailCalls
+                    planner.report.pull.detailCallsSaved = summary.detailCallsSaved
                     highestCursor = summary.highestCursor
                 }
             }
             try await planner.plan(chunk)
+            progress.report(.planned(source: definition.name, records: planner.report.pull.records))
         } catch let error as DocStoreError {
             throw error
         } catch {
@@ -277,8 +299,13 @@ struct Planner {
                 report.counts.unchanged += 1
                 continue
             }
+            let oldValue = try? JSONValue(parsing: previousText)
+            if let oldValue, FieldChange.differOnlyInNumberSpelling(oldValue, record.document) {
+                report.counts.unchanged += 1
+                continue
+            }
             report.counts.update += 1
-            let oldFields = (try? JSONValue(parsing: previousText))?.objectValue ?? [:]
+            let oldFields = oldValue?.objectValue ?? [:]
             addChange(DocumentChange(kind: .update, id: record.key, fields: FieldChange.between(oldFields, fields)))
             writes.append(.put(path, record.document))
         }

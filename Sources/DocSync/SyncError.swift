@@ -1,8 +1,10 @@
 /// Problems that stop a whole run (per-record problems go into the report instead).
-public enum SyncError: Error, Equatable, Sendable, CustomStringConvertible {
+public enum SyncError: Error, Sendable, CustomStringConvertible {
     case unknownSource(String, known: [String])
     case noTarget
     case conflict(path: String)
+    /// Environment variables the config refers to (`${NAME}`) that are not set.
+    case missingEnvironment([(name: String, path: String)])
 
     public var description: String {
         switch self {
@@ -10,6 +12,10 @@ public enum SyncError: Error, Equatable, Sendable, CustomStringConvertible {
             "no source named \"\(name)\" in the config; known sources: \(known.joined(separator: ", "))"
         case .noTarget:
             "no Firestore target is configured; set \"target\" in the config, pass --project, or set FIRESTORE_EMULATOR_HOST"
+        case .missingEnvironment(let missing):
+            "the config needs environment variable\(missing.count == 1 ? "" : "s") "
+                + missing.map { "\($0.name) (at \($0.path))" }.joined(separator: ", ")
+                + " but \(missing.count == 1 ? "it is" : "they are") not set; export \(missing.count == 1 ? "it" : "them") and run again. Nothing was requested"
         case .conflict(let path):
             "\(path) changed in Firestore since docsync last pushed it, and the conflict policy is \"fail\"; "
                 + "look at the remote document, then run again with --conflicts overwrite or skip"

@@ -39,6 +39,8 @@ public struct SyncOptions: Sendable, Equatable {
     public var detailLimit = 1_000
     /// Records planned and written per store transaction.
     public var chunkSize = 500
+    /// Fetch every detail again, even for sources whose detail `refresh` is `changed`.
+    public var fullRefresh = false
     /// How long to wait for another run's store lock (zero: fail at once).
     public var lockWait: Duration = .zero
 

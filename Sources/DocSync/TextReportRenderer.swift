@@ -44,8 +44,10 @@ public struct TextReportRenderer: Sendable {
             }
             if source.pull.detailCalls > 0 || source.pull.detailCallsSaved > 0 || source.pull.skipped > 0 {
                 var parts = ["\(source.pull.records) records from \(source.pull.pages) pages"]
-                if source.pull.detailCalls > 0 || source.pull.detailCallsSaved > 0 {
+                if source.pull.detailCallsSaved > 0 {
                     parts.append("\(source.pull.detailCalls) detail calls (\(source.pull.detailCallsSaved) saved by the cache)")
+                } else if source.pull.detailCalls > 0 {
+                    parts.append("\(source.pull.detailCalls) detail calls")
                 }
                 if source.pull.skipped > 0 { parts.append("\(source.pull.skipped) entries skipped (not records)") }
                 out += "  pulled: " + parts.joined(separator: ", ") + "\n"
@@ -71,7 +73,7 @@ public struct TextReportRenderer: Sendable {
     static func describe(_ push: PushCounts) -> String {
         var text = "\(push.written) written, \(push.deleted) deleted, \(push.failed) failed"
         if push.conflicts > 0 { text += ", \(push.conflicts) conflicts" }
-        text += " (\(push.requests) requests, \(push.bytesSent) bytes)"
+        text += " (\(push.requests) \(push.requests == 1 ? "request" : "requests"), \(push.bytesSent) bytes)"
         return text
     }
 

@@ -4,6 +4,8 @@ enum RootCommand {
         name: "docsync",
         summary: "Keep a Firestore collection in step with a REST API, through a local SQLite document store.",
         subcommands: [
+            DemoCommand.spec,
+            InitCommand.spec,
             SyncCommand.spec,
             SyncCommand.diffSpec,
             PushCommand.spec,
@@ -11,6 +13,10 @@ enum RootCommand {
             ImportCommand.spec,
             ExportCommand.spec,
             CountCommand.spec,
+            QueryCommand.spec,
+            IndexCommand.spec,
+            StatusCommand.spec,
+            CompletionsCommand.spec,
         ]
     )
 }

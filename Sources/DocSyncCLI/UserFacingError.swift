@@ -1,5 +1,8 @@
 import DocModel
 import DocStore
+import DocSync
+import Firestore
+import RESTSource
 
 /// What the user reads when a command fails: an `error:` line, an optional
 /// `hint:` line, and the exit status. Libraries describe their errors; this is
@@ -21,11 +24,22 @@ struct UserFacingError: Error, Equatable {
         case let error as UserFacingError:
             self = error
         case let error as DocStoreError:
-            if case .storeBusy = error {
+            switch error {
+            case .storeBusy, .storeInUse:
                 self.init(message: error.description, hint: error.hint, status: .temporaryFailure)
-            } else {
+            default:
                 self.init(message: error.description, hint: error.hint)
             }
+        case let error as SourceError:
+            self.init(message: error.description,
+                      hint: error.isTemporary ? "the API may be down or rate-limiting; run again later" : nil,
+                      status: error.isTemporary ? .temporaryFailure : .failure)
+        case let error as ConfigError:
+            self.init(message: "config: \(error)", hint: "see README, section Configuration")
+        case let error as FirestoreError:
+            self.init(message: error.description, status: error.isRetryable ? .temporaryFailure : .failure)
+        case let error as SyncError:
+            self.init(message: error.description)
         case let error as DocumentPathError:
             self.init(message: error.description)
         case is CancellationError:

@@ -11,3 +11,13 @@ final class Lock: @unchecked Sendable {
         return try body()
     }
 }
+
+/// A count shared by concurrent tasks.
+final class Counter: Sendable {
+    private let lock = Lock()
+    // Safety: read and written only inside `lock`.
+    nonisolated(unsafe) private var count = 0
+
+    func add() { lock.withLock { count += 1 } }
+    var value: Int { lock.withLock { count } }
+}

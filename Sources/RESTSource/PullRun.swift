@@ -13,6 +13,9 @@ struct PullRun: Sendable {
     let redactor: Redactor
     let shaper: Shaper
     let initialCursor: String?
+    let detailCache: DetailCache?
+    /// Details answered from `detailCache` instead of a request.
+    let detailCallsSaved = Counter()
 
     /// A list entry waiting to be processed.
     struct Item: Sendable {
@@ -41,7 +44,10 @@ struct PullRun: Sendable {
             }
             try await emitter.drainAll(&group)
         }
-        try await channel.send(.finished(emitter.summary))
+        var summary = emitter.summary
+        summary.detailCallsSaved = detailCallsSaved.value
+        summary.detailCalls -= summary.detailCallsSaved
+        try await channel.send(.finished(summary))
     }
 
     // MARK: - Records
@@ -52,9 +58,13 @@ struct PullRun: Sendable {
         guard var record = item.row else { return .skipped }
         let hint = item.hintKey ?? hintKey(for: record)
         let listCursor = cursorValue(in: record)
+        // The list row's fingerprint validates cached details; only computed when a cache is in use.
+        let fingerprint = detailCache == nil ? nil : SHA256.hex(record.canonicalBytes)
         if let detail = config.detail {
-            switch try await fetchDetail(detail, for: record) {
-            case .merged(let merged): record = merged
+            switch try await fetchDetail(detail, for: record, fingerprint: fingerprint) {
+            case .merged(let merged, let cached):
+                record = merged
+                if cached { detailCallsSaved.add() }
             case .dropped: return .skipped
             case .failed(let message):
                 return .failed(RecordError(key: hint, locator: item.locator, message: message), cursor: listCursor)
@@ -63,7 +73,6 @@ struct PullRun: Sendable {
         let cursor = cursorValue(in: record) ?? listCursor
         do {
             let (key, document) = try shaper.shape(record)
-            let fingerprint = item.row.map { SHA256.hex($0.canonicalBytes) }
             return .record(SourceRecord(key: key, document: document, listFingerprint: fingerprint), cursor: cursor)
         } catch {
             return .failed(RecordError(key: hint, locator: item.locator, field: error.field, message: redactor(error.message)), cursor: cursor)
@@ -83,12 +92,12 @@ struct PullRun: Sendable {
     }
 
     private enum DetailResult {
-        case merged(JSONValue)
+        case merged(JSONValue, cached: Bool)
         case dropped
         case failed(String)
     }
 
-    private func fetchDetail(_ detail: DetailRequest, for record: JSONValue) async throws -> DetailResult {
+    private func fetchDetail(_ detail: DetailRequest, for record: JSONValue, fingerprint: String?) async throws -> DetailResult {
         let url: URL
         do {
             url = try buildURL(detail.request, values: { name in
@@ -99,6 +108,10 @@ struct PullRun: Sendable {
             return .failed("the detail request needs field \(error.missing), which is missing or not a scalar")
         } catch let error as SourceError {
             return .failed(error.description)
+        }
+        let cacheKey = redactor(url.absoluteString)
+        if let cache = detailCache, let fingerprint, let cached = await cache.lookup(cacheKey, fingerprint) {
+            return .merged(merge(cached, from: detail, into: record), cached: true)
         }
         let response: HTTPClient.Response
         do {
@@ -133,6 +146,12 @@ struct PullRun: Sendable {
         guard case .object = found else {
             return .failed("detail response from \(response.displayURL) is \(found.kindName), expected an object")
         }
+        if let cache = detailCache, let fingerprint { await cache.save(cacheKey, fingerprint, found) }
+        return .merged(merge(found, from: detail, into: record), cached: false)
+    }
+
+    /// Takes the configured fields of a detail object and merges them into the list record.
+    private func merge(_ found: JSONValue, from detail: DetailRequest, into record: JSONValue) -> JSONValue {
         var taken = detail.fields.map { found.picking($0) } ?? found
         for rename in detail.rename {
             if let value = taken.remove(at: rename.from) { taken.set(value, at: rename.to) }
@@ -143,7 +162,7 @@ struct PullRun: Sendable {
         } else if case .object(let members) = taken {
             for (name, value) in members { merged.set(value, at: FieldPath([name])) }
         }
-        return .merged(merged)
+        return merged
     }
 
     // MARK: - Pages
@@ -396,9 +415,8 @@ struct PullRun: Sendable {
             throw SourceError.file(path: file.path, reason: "no such file or not readable")
         }
         defer { try? handle.close() }
-        var pending = Data()
         var lineNumber = 0
-        func emitLine(_ line: Data, emitter: inout OrderedEmitter, group: inout ThrowingTaskGroup<(Int, Outcome), Error>) async throws {
+        func emitLine(_ line: ArraySlice<UInt8>, emitter: inout OrderedEmitter, group: inout ThrowingTaskGroup<(Int, Outcome), Error>) async throws {
             lineNumber += 1
             if line.allSatisfy({ $0 == 32 || $0 == 9 || $0 == 13 }) { return }
             let value: JSONValue
@@ -410,21 +428,43 @@ struct PullRun: Sendable {
                 else { nonObjectItem(value, locator: locator, key: nil, policy: .skip) }
             try await emitter.submit(item, run: self, group: &group)
         }
+        // Lines are cut out of a byte buffer that is compacted once per read, so a
+        // file streams in time linear in its size and memory bounded by its longest line.
+        var buffer: [UInt8] = []
+        var start = 0
         while true {
             try Task.checkCancellation()
             let chunk: Data
-            do { chunk = try handle.read(upToCount: 1 << 16) ?? Data() } catch {
+            do { chunk = try handle.read(upToCount: 1 << 20) ?? Data() } catch {
                 throw SourceError.file(path: file.path, reason: (error as NSError).localizedDescription)
             }
             if chunk.isEmpty { break }
-            pending.append(chunk)
-            while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
-                let line = pending[pending.startIndex..<newline]
-                try await emitLine(Data(line), emitter: &emitter, group: &group)
-                pending = Data(pending[(newline + 1)...])
+            if start > 0 {
+                buffer.removeFirst(start)
+                start = 0
+            }
+            buffer.append(contentsOf: chunk)
+            var lines: [Range<Int>] = []
+            buffer.withUnsafeBufferPointer { bytes in
+                var position = start
+                while position < bytes.count, let newline = Self.firstNewline(in: bytes, from: position) {
+                    lines.append(position..<newline)
+                    position = newline + 1
+                }
+                start = position
+            }
+            for line in lines {
+                try await emitLine(buffer[line], emitter: &emitter, group: &group)
             }
         }
-        if !pending.isEmpty { try await emitLine(pending, emitter: &emitter, group: &group) }
+        if start < buffer.count { try await emitLine(buffer[start...], emitter: &emitter, group: &group) }
+    }
+
+    /// The index of the next `\n` at or after `from`, found with `memchr`.
+    private static func firstNewline(in bytes: UnsafeBufferPointer<UInt8>, from: Int) -> Int? {
+        guard let base = bytes.baseAddress, from < bytes.count,
+              let found = memchr(base + from, Int32(UInt8(ascii: "\n")), bytes.count - from) else { return nil }
+        return base.distance(to: found.assumingMemoryBound(to: UInt8.self))
     }
 
     // MARK: - Helpers

@@ -11,6 +11,8 @@ public struct PullSummary: Sendable, Equatable {
     public var skipped: Int
     /// Detail requests made (one per record; retries are not counted).
     public var detailCalls: Int
+    /// Details taken from the detail cache instead of a request.
+    public var detailCallsSaved: Int = 0
     /// The highest incremental cursor among delivered records, never past a
     /// failed record's cursor (so the next run fetches that one again); nil
     /// without `incremental` or when no record carried the field.

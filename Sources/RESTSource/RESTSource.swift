@@ -27,6 +27,9 @@ public struct RESTSource: Sendable {
     public var requestLog: (@Sendable (RequestLogEntry) -> Void)?
     /// Events buffered ahead of the consumer.
     public var bufferCapacity = 64
+    /// Where details are cached when the source's detail `refresh` is `changed`
+    /// (ignored for `always`). The engine backs it with the local store.
+    public var detailCache: DetailCache?
 
     /// - Parameters:
     ///   - environment: where `${ENV_VAR}` values come from.
@@ -67,7 +70,8 @@ public struct RESTSource: Sendable {
                                 limiter: config.http.requestsPerSecond.map { RateLimiter(requestsPerSecond: $0) },
                                 log: requestLog)
         let run = PullRun(config: config, environment: environment, client: client, redactor: redactor,
-                          shaper: Shaper(steps: config.shape, key: config.key), initialCursor: initialCursor)
+                          shaper: Shaper(steps: config.shape, key: config.key), initialCursor: initialCursor,
+                          detailCache: config.detail?.refresh == .always ? nil : detailCache)
         let channel = EventChannel<PullEvent>(capacity: bufferCapacity)
         let task = Task {
             do {

@@ -247,9 +247,16 @@ extension SourceConfig {
         let into = try object.optionalFieldPath("into")
         let onNotFound = try object.optional("onNotFound")?.choice(["fail", "drop"], what: "policy") ?? "fail"
         let success = try object.optional("success").map { reader throws(ConfigError) in try decodeSuccess(reader) }
+        let refreshWord = try object.optional("refresh")?.choice(["always", "changed"], what: "refresh policy") ?? "always"
+        let maximumAge = try object.optionalDouble("maxAgeSeconds", in: 0...1e9)
+        if maximumAge != nil && refreshWord != "changed" {
+            throw object.error("maxAgeSeconds applies only with \"refresh\": \"changed\"")
+        }
         try object.finish()
-        return DetailRequest(request: request, record: record, fields: fields, rename: rename, into: into,
-                             dropOnNotFound: onNotFound == "drop", success: success)
+        var detail = DetailRequest(request: request, record: record, fields: fields, rename: rename, into: into,
+                                   dropOnNotFound: onNotFound == "drop", success: success)
+        detail.refresh = refreshWord == "changed" ? .changed(maximumAge: maximumAge) : .always
+        return detail
     }
 
     private static func decodeRenames(_ reader: ConfigReader) throws(ConfigError) -> [FieldRename] {

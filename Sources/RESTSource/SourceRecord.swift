@@ -6,8 +6,8 @@ public struct SourceRecord: Sendable {
     public var key: String
     /// The shaped document (a JSON object).
     public var document: JSONValue
-    /// SHA-256 (hex) of the raw list row's canonical JSON, so a later run can
-    /// tell whether a record changed before asking for its detail.
+    /// SHA-256 (hex) of the raw list row's canonical JSON, which validates a cached
+    /// detail; nil unless the source's detail cache is in use (`refresh: changed`).
     public var listFingerprint: String?
 
     public init(key: String, document: JSONValue, listFingerprint: String? = nil) {

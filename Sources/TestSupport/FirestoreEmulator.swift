@@ -7,6 +7,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+import EmulatorLauncher
 import Synchronization
 
 /// The Firestore emulator for integration tests: started once per test process
@@ -58,14 +59,7 @@ public struct FirestoreEmulator: Sendable {
         return host
     }
 
-    static var gcloudPath: String? {
-        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-        for directory in path.split(separator: ":") {
-            let candidate = String(directory) + "/gcloud"
-            if access(candidate, X_OK) == 0 { return candidate }
-        }
-        return nil
-    }
+    static var gcloudPath: String? { FirestoreEmulatorProcess.gcloudPath }
 }
 
 /// The emulator could not be started or did not answer.
@@ -83,133 +77,13 @@ private actor Launcher {
         if let starting { return try await starting.value }
         let task = Task { () async throws -> FirestoreEmulator in
             if let host = FirestoreEmulator.externalHost { return FirestoreEmulator(host: host) }
-            return try await Self.start()
+            do {
+                return FirestoreEmulator(host: try await FirestoreEmulatorProcess.start())
+            } catch {
+                throw FirestoreEmulatorError(description: "\(error)")
+            }
         }
         starting = task
         return try await task.value
-    }
-
-    /// The process groups to kill at exit: the launcher shell's and gcloud's.
-    static let processGroups = Mutex<[pid_t]>([])
-    /// The directory holding the emulator's log, removed at exit.
-    static let workDirectory = Mutex<String?>(nil)
-
-    static func start() async throws -> FirestoreEmulator {
-        guard let gcloud = FirestoreEmulator.gcloudPath else {
-            throw FirestoreEmulatorError(description: "gcloud is not on PATH")
-        }
-        let port = try freePort()
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("docsync-firestore-emulator-\(getpid())-\(port)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        workDirectory.withLock { $0 = directory.path }
-        let pidFile = directory.appendingPathComponent("pgid").path
-        let logFile = directory.appendingPathComponent("emulator.log").path
-        // setsid detaches the launcher shell from the test process's group. gcloud
-        // puts itself (and the java it starts) in a process group of its own, whose
-        // id is gcloud's pid; the shell records both group ids, then waits as a
-        // watchdog and kills the groups once the test process is gone (for crashes
-        // that skip atexit).
-        let script = """
-            "$DOCSYNC_GCLOUD" emulators firestore start --host-port="127.0.0.1:$DOCSYNC_PORT" > "$DOCSYNC_LOG" 2>&1 &
-            echo "$$ $!" > "$DOCSYNC_PIDFILE"
-            while kill -0 "$DOCSYNC_PARENT" 2>/dev/null; do sleep 1; done
-            kill -TERM -$! 2>/dev/null; sleep 3; kill -KILL -$! 2>/dev/null; kill -KILL -$$ 2>/dev/null
-            """
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", "exec setsid /bin/sh -c '\(script.replacingOccurrences(of: "'", with: "'\\''"))'"]
-        var environment = ProcessInfo.processInfo.environment
-        environment["DOCSYNC_PIDFILE"] = pidFile
-        environment["DOCSYNC_GCLOUD"] = gcloud
-        environment["DOCSYNC_PORT"] = String(port)
-        environment["DOCSYNC_LOG"] = logFile
-        environment["DOCSYNC_PARENT"] = String(getpid())
-        environment.removeValue(forKey: "FIRESTORE_EMULATOR_HOST")
-        process.environment = environment
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-
-        // Register the group for the atexit handler as soon as it is known.
-        var groups: [pid_t] = []
-        for _ in 0..<100 {
-            if let text = try? String(contentsOfFile: pidFile, encoding: .utf8), text.hasSuffix("\n") {
-                groups = text.split(whereSeparator: { $0 == " " || $0 == "\n" }).compactMap { pid_t($0) }.filter { $0 > 0 }
-                if groups.count == 2 { break }
-            }
-            try await Task.sleep(for: .milliseconds(50))
-        }
-        guard groups.count == 2 else { throw FirestoreEmulatorError(description: "the emulator launcher did not start (no \(pidFile))") }
-        let group = groups[1]
-        processGroups.withLock { $0 = groups }
-        installExitHandler()
-
-        let host = "127.0.0.1:\(port)"
-        let deadline = ContinuousClock.now + .seconds(90)
-        while ContinuousClock.now < deadline {
-            if await answers(host) { return FirestoreEmulator(host: host) }
-            if kill(group, 0) != 0 { break }  // gcloud exited: no point waiting
-            try await Task.sleep(for: .milliseconds(250))
-        }
-        let log = (try? String(contentsOfFile: logFile, encoding: .utf8)) ?? ""
-        stopNow()
-        throw FirestoreEmulatorError(description: "the Firestore emulator did not answer on \(host) within 90 s; its log ends:\n\(log.suffix(2000))")
-    }
-
-    /// A port the kernel considers free: bind port 0 on loopback, read it back, close.
-    static func freePort() throws -> Int {
-        #if canImport(Glibc)
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        #else
-        let fd = socket(AF_INET, SOCK_STREAM, 0)
-        #endif
-        guard fd >= 0 else { throw FirestoreEmulatorError(description: "socket() failed: errno \(errno)") }
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = 0
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) }
-        }
-        guard bound == 0 else { throw FirestoreEmulatorError(description: "bind() failed: errno \(errno)") }
-        let named = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-        }
-        guard named == 0 else { throw FirestoreEmulatorError(description: "getsockname() failed: errno \(errno)") }
-        return Int(UInt16(bigEndian: address.sin_port))
-    }
-
-    static func answers(_ host: String) async -> Bool {
-        guard let url = URL(string: "http://\(host)/") else { return false }
-        var request = URLRequest(url: url)
-        request.timeoutInterval = 2
-        guard let (data, response) = try? await URLSession.shared.data(for: request) else { return false }
-        return (response as? HTTPURLResponse)?.statusCode == 200 && String(decoding: data, as: UTF8.self).contains("Ok")
-    }
-
-    static func installExitHandler() {
-        atexit { Launcher.stopNow() }
-    }
-
-    /// Kills the emulator's process group: TERM, then KILL if it lingers.
-    static func stopNow() {
-        let groups = processGroups.withLock { groups -> [pid_t] in
-            defer { groups = [] }
-            return groups
-        }
-        guard groups.count == 2 else { return }
-        let (launcher, gcloud) = (groups[0], groups[1])
-        kill(-gcloud, SIGTERM)
-        var alive = true
-        for _ in 0..<60 where alive {
-            alive = kill(-gcloud, 0) == 0
-            if alive { usleep(50_000) }
-        }
-        if alive { kill(-gcloud, SIGKILL) }
-        kill(-launcher, SIGKILL)
-        if let directory = workDirectory.withLock({ $0 }) { try? FileManager.default.removeItem(atPath: directory) }
     }
 }

@@ -1,55 +1,47 @@
-import DocModel
 import Foundation
 
-// Micro-benchmarks of the JSON core, side by side with Foundation's JSONSerialization.
-// Run: swift run -c release docsync-bench json
-
-func makeRecord(_ i: Int) -> String {
-    """
-    {"productId":"P\(500000 + i)","brandName":"Brand \(i % 37)","displayName":"Eau de Parfum \(i)",\
-    "rating":\(Double(i % 50) / 10.0 + 0.0137),"reviews":\(i * 7 % 1000),"price":\(i % 300).5,\
-    "fragranceFamily":"Warm & Spicy","scentType":"Warm Spicy","keyNotes":["Teakwood","Vanilla","Amber \(i % 9)"],\
-    "currentSku":{"skuId":"\(2500000 + i)","listPrice":"$\(i % 300).00","isLimitedEdition":\(i % 2 == 0)},\
-    "description":"A luminous composition that opens bright and dries down soft. Refillable glass. \
-    Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor incididunt ut labore \
-    et dolore magna aliqua. Ut enim ad minim veniam, quis nostrud exercitation ullamco laboris nisi ut \
-    aliquip ex ea commodo consequat. \\u00e9\\u00e8 \(i)","image450":"https://www.example-cdn.test/productimages/sku/s\(2500000 + i)-main-zoom.jpg?imwidth=450"}
-    """
-}
-
-func measure(_ label: String, bytes: Int, repeats: Int = 5, _ body: () throws -> Void) rethrows -> Double {
-    var best = Double.infinity
-    for _ in 0..<repeats {
-        let start = DispatchTime.now().uptimeNanoseconds
-        try body()
-        let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-        best = min(best, seconds)
+// Benchmark helpers (not shipped): `docsync-bench json` runs the JSON
+// micro-benchmarks; `docsync-bench serve-api RECORDS LATENCY_MS` serves the
+// loopback API of the fan-out scenario; `docsync-bench push` runs the engine's
+// push with a chosen HTTP transport (see scripts/bench).
+let arguments = CommandLine.arguments.dropFirst()
+switch arguments.first {
+case "json", nil:
+    try JSONMicroBenchmark.run()
+case "json-core":
+    try JSONMicroBenchmark.run(includeFoundation: false)
+case "serve-api":
+    let values = arguments.dropFirst().compactMap { Int($0) }
+    guard values.count == 2 else {
+        FileHandle.standardError.write(Data("usage: docsync-bench serve-api RECORDS LATENCY_MS\n".utf8))
+        exit(64)
     }
-    let mbps = Double(bytes) / best / 1e6
-    print(String(format: "%-44@ %8.1f MB/s  (%.3f s)", label as NSString, mbps, best))
-    return mbps
-}
-
-let count = 20_000
-let records = (0..<count).map(makeRecord)
-let datas = records.map { Data($0.utf8) }
-let totalBytes = datas.reduce(0) { $0 + $1.count }
-print("records: \(count), average \(totalBytes / count) bytes")
-
-var parsed: [JSONValue] = []
-_ = try measure("DocModel parse", bytes: totalBytes) {
-    parsed = try records.map { try JSONValue(parsing: $0) }
-}
-_ = try measure("JSONSerialization decode", bytes: totalBytes) {
-    for data in datas { _ = try JSONSerialization.jsonObject(with: data) }
-}
-_ = measure("DocModel canonical write", bytes: totalBytes) {
-    for value in parsed { _ = value.canonicalBytes }
-}
-let objects = try datas.map { try JSONSerialization.jsonObject(with: $0) }
-_ = try measure("JSONSerialization encode (sorted keys)", bytes: totalBytes) {
-    for object in objects { _ = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) }
-}
-_ = try measure("DocModel parse + canonical text", bytes: totalBytes) {
-    for record in records { _ = try JSONValue(parsing: record).canonicalText }
+    try await LatencyAPI.serve(records: values[0], latency: .milliseconds(values[1]))
+case "push":
+    let values = Array(arguments.dropFirst())
+    guard values.count == 3 else {
+        FileHandle.standardError.write(Data("usage: docsync-bench push STORE PROJECT urlsession|curl\n".utf8))
+        exit(64)
+    }
+    do {
+        try await EnginePush.run(storePath: values[0], project: values[1], transportName: values[2])
+    } catch {
+        FileHandle.standardError.write(Data("error: \(error)\n".utf8))
+        exit(1)
+    }
+case "pull":
+    let values = Array(arguments.dropFirst())
+    guard values.count == 2 else {
+        FileHandle.standardError.write(Data("usage: docsync-bench pull CONFIG urlsession|curl\n".utf8))
+        exit(64)
+    }
+    do {
+        try await EnginePull.run(configPath: values[0], transportName: values[1])
+    } catch {
+        FileHandle.standardError.write(Data("error: \(error)\n".utf8))
+        exit(1)
+    }
+default:
+    FileHandle.standardError.write(Data("usage: docsync-bench [json | json-core | serve-api RECORDS LATENCY_MS | push STORE PROJECT TRANSPORT | pull CONFIG TRANSPORT]\n".utf8))
+    exit(64)
 }

@@ -33,9 +33,11 @@ struct CommandResult {
 }
 
 /// Runs `docsync <arguments>` in-process with captured output.
-func runCLI(_ arguments: [String], stdin: String = "", directory: TemporaryDirectory? = nil) async -> CommandResult {
+func runCLI(_ arguments: [String], stdin: String = "", directory: TemporaryDirectory? = nil,
+            variables: [String: String] = [:]) async -> CommandResult {
     let out = OutputBuffer(), err = OutputBuffer()
-    let environment = Environment(stdout: out.sink, stderr: err.sink, stdin: .text(stdin), currentDirectory: directory?.url.path)
+    let environment = Environment(stdout: out.sink, stderr: err.sink, stdin: .text(stdin), variables: variables,
+                                  currentDirectory: directory?.url.path)
     let status = await DocSyncCLI.execute(["docsync"] + arguments, environment: environment)
     return CommandResult(status: status, stdout: out.text, stderr: err.text)
 }

@@ -52,3 +52,18 @@ import Testing
         #expect(text.hasSuffix("…"))
     }
 }
+
+@Suite struct NumberSpellingTests {
+    @Test func integerAndDoubleOfTheSameValueAreOnlyASpellingDifference() throws {
+        let old = try JSONValue(parsing: #"{"price": 10.0, "tags": [1, 2.5], "meta": {"n": 3}}"#)
+        let new = try JSONValue(parsing: #"{"price": 10, "tags": [1.0, 2.5], "meta": {"n": 3.0}}"#)
+        #expect(FieldChange.differOnlyInNumberSpelling(old, new))
+    }
+
+    @Test func realChangesAreNotSpellingDifferences() throws {
+        #expect(!FieldChange.differOnlyInNumberSpelling(["price": 10.5], ["price": 10]))
+        #expect(!FieldChange.differOnlyInNumberSpelling(["price": 10], ["price": "10"]))
+        #expect(!FieldChange.differOnlyInNumberSpelling(["a": 1], ["a": 1, "b": 2]))
+        #expect(!FieldChange.differOnlyInNumberSpelling(["z": .double(-0.0)], ["z": .int(0)]))
+    }
+}

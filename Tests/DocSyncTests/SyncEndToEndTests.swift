@@ -114,4 +114,34 @@ struct SyncEndToEndTests {
         #expect(try Data(contentsOf: URL(fileURLWithPath: world.storePath)) == storeBytes)
         #expect(try await world.remote().mapValues(\.updateTime) == remoteBefore)
     }
+
+    @Test(arguments: ["skip", "fail"])
+    func aRemoteEditSinceOurLastPushIsAConflictUnderSkipOrFail(policy: String) async throws {
+        let world = try await SyncHarness(label: "conflict-\(policy)")
+        _ = try await world.engine(policy: #""conflicts": "\#(policy)""#).sync(SyncOptions())
+        let id = "P500000"
+        let path = try world.collection.document(id)
+        // Someone edits the document in Firestore after our push.
+        _ = await world.client.write([FirestoreWrite(path: path, operation: .update(fields: ["brandName": "Edited remotely"], mask: [FieldPath(["brandName"])]))])
+        world.api.changeDescription(of: id, to: "<b>Fragrance Family:</b> Fresh")
+        world.api.changeDescription(of: "P500037", to: "<b>Fragrance Family:</b> Fresh")
+        let engine = try world.engine(policy: #""conflicts": "\#(policy)""#)
+        if policy == "skip" {
+            let report = try await engine.sync(SyncOptions())
+            #expect(report.pushTotals?.conflicts == 1)
+            #expect(report.pushTotals?.written == 1, "the other update goes through")
+            #expect(report.sources[0].failures.contains { $0.key == id && $0.message.contains("changed since docsync last pushed") })
+            #expect(try await world.store.get(path)?.isPending == true, "the conflicting document stays pending")
+            #expect(try await world.remote()[id]?.fields["brandName"] == "Edited remotely")
+        } else {
+            await #expect(throws: SyncError.self) { try await engine.sync(SyncOptions()) }
+            #expect(try await world.store.recentRuns(limit: 1).first?.outcome == .failed)
+            #expect(try await world.remote()[id]?.fields["brandName"] == "Edited remotely")
+        }
+        // Overwrite (the default) pushes it.
+        let overwrite = try await world.engine().sync(SyncOptions())
+        #expect(overwrite.pushTotals?.failed == 0)
+        #expect(try await world.store.pendingCount(in: nil) == 0)
+        #expect(try await world.remote()[id]?.fields["fragranceFamily"] == "Fresh")
+    }
 }

@@ -43,7 +43,8 @@ import TestSupport
         #expect(first["summary"] == .string("A warm & spicy scent with notes of teakwood."))
         #expect(first["source"] == .string("sephora"))
         #expect(first["longDescription"]?.stringValue?.hasPrefix("Fragrance Family: Warm & Spicy\nScent Type: Warm Spicy") == true)
-        #expect(pulled.records.allSatisfy { $0.listFingerprint?.count == 64 })
+        // Without a detail cache no fingerprint is computed (it costs a hash per record).
+        #expect(pulled.records.allSatisfy { $0.listFingerprint == nil })
     }
 
     @Test func recipesArriveOverInclusiveRangesOfTen() async throws {

@@ -32,6 +32,7 @@ struct SyncCommand: RunnableCommand, Equatable {
         .value("format", valueName: "format", help: "Report format.", defaultValue: "text", allowedValues: ["text", "json", "markdown"]),
         .flag("detailed-exitcode", help: "With a dry run: exit 0 when nothing would change and 2 when something would."),
         .flag("allow-mass-delete", help: "Apply a plan that deletes more than the configured share of a collection."),
+        .flag("full-refresh", help: "Fetch every detail again, even where the source's detail refresh is \"changed\"."),
         .value("project", valueName: "id", help: "Firestore project id (overrides the config and GOOGLE_CLOUD_PROJECT)."),
         .value("database", valueName: "id", help: "Firestore database id.", defaultValue: "(default)"),
         .value("wait", valueName: "seconds", help: "Wait this long for another sync or push holding the store.", defaultValue: "0"),
@@ -46,6 +47,7 @@ struct SyncCommand: RunnableCommand, Equatable {
     var format: ReportFormat
     var detailedExitCode: Bool
     var allowsMassDelete: Bool
+    var fullRefresh: Bool
     var project: String?
     var database: String?
     var lockWait: Duration
@@ -64,6 +66,7 @@ struct SyncCommand: RunnableCommand, Equatable {
         format = ReportFormat(rawValue: arguments.value("format") ?? "text") ?? .text
         detailedExitCode = arguments.flag("detailed-exitcode")
         allowsMassDelete = arguments.flag("allow-mass-delete")
+        fullRefresh = arguments.flag("full-refresh")
         project = arguments.value("project")
         database = arguments.value("database")
         lockWait = try arguments.seconds("wait", default: 0)
@@ -88,6 +91,7 @@ struct SyncCommand: RunnableCommand, Equatable {
         options.isDryRun = isDryRun
         options.skipsPush = skipsPush
         options.allowsMassDelete = allowsMassDelete
+        options.fullRefresh = fullRefresh
         options.sourceNames = sourceNames
         options.lockWait = lockWait
         let report = try await engine.sync(options)

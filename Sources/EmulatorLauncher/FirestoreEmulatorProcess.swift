@@ -1,0 +1,160 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Synchronization
+
+/// Starts and stops a local Firestore emulator (`gcloud emulators firestore start`)
+/// on a free loopback port; used by `docsync demo`, the benchmarks and the tests.
+///
+/// gcloud runs the emulator (a shell that starts java) in a process group of its
+/// own. `start()` registers an `atexit` handler that kills that group, and a
+/// watchdog shell kills it within seconds should this process die without
+/// running `atexit`, so no java process outlives docsync.
+public enum FirestoreEmulatorProcess {
+    /// The emulator could not be started or did not answer.
+    public struct LaunchError: Error, CustomStringConvertible, Sendable {
+        public var description: String
+    }
+
+    /// The `gcloud` executable on this process's PATH, if any.
+    public static var gcloudPath: String? {
+        gcloudPath(searchPath: ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
+    }
+
+    /// The `gcloud` executable in the directories of `searchPath` (a PATH value), if any.
+    public static func gcloudPath(searchPath: String) -> String? {
+        for directory in searchPath.split(separator: ":") {
+            let candidate = String(directory) + "/gcloud"
+            if access(candidate, X_OK) == 0 { return candidate }
+        }
+        return nil
+    }
+
+    /// The process groups to kill at exit: the launcher shell's and gcloud's.
+    static let processGroups = Mutex<[pid_t]>([])
+    /// The directory holding the emulator's log, removed at exit.
+    static let workDirectory = Mutex<String?>(nil)
+
+    /// Starts the emulator and waits until it answers; returns its `host:port`.
+    /// - Throws: `LaunchError` when gcloud is missing or the emulator does not answer within 90 s.
+    public static func start() async throws -> String {
+        guard let gcloud = FirestoreEmulatorProcess.gcloudPath else {
+            throw FirestoreEmulatorProcess.LaunchError(description: "gcloud is not on PATH")
+        }
+        let port = try freePort()
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("docsync-firestore-emulator-\(getpid())-\(port)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        workDirectory.withLock { $0 = directory.path }
+        let pidFile = directory.appendingPathComponent("pgid").path
+        let logFile = directory.appendingPathComponent("emulator.log").path
+        // setsid detaches the launcher shell from the test process's group. gcloud
+        // puts itself (and the java it starts) in a process group of its own, whose
+        // id is gcloud's pid; the shell records both group ids, then waits as a
+        // watchdog and kills the groups once the test process is gone (for crashes
+        // that skip atexit).
+        let script = """
+            "$DOCSYNC_GCLOUD" emulators firestore start --host-port="127.0.0.1:$DOCSYNC_PORT" > "$DOCSYNC_LOG" 2>&1 &
+            echo "$$ $!" > "$DOCSYNC_PIDFILE"
+            while kill -0 "$DOCSYNC_PARENT" 2>/dev/null; do sleep 1; done
+            kill -TERM -$! 2>/dev/null; sleep 3; kill -KILL -$! 2>/dev/null; kill -KILL -$$ 2>/dev/null
+            """
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", "exec setsid /bin/sh -c '\(script.replacingOccurrences(of: "'", with: "'\\''"))'"]
+        var environment = ProcessInfo.processInfo.environment
+        environment["DOCSYNC_PIDFILE"] = pidFile
+        environment["DOCSYNC_GCLOUD"] = gcloud
+        environment["DOCSYNC_PORT"] = String(port)
+        environment["DOCSYNC_LOG"] = logFile
+        environment["DOCSYNC_PARENT"] = String(getpid())
+        environment.removeValue(forKey: "FIRESTORE_EMULATOR_HOST")
+        process.environment = environment
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+
+        // Register the group for the atexit handler as soon as it is known.
+        var groups: [pid_t] = []
+        for _ in 0..<100 {
+            if let text = try? String(contentsOfFile: pidFile, encoding: .utf8), text.hasSuffix("\n") {
+                groups = text.split(whereSeparator: { $0 == " " || $0 == "\n" }).compactMap { pid_t($0) }.filter { $0 > 0 }
+                if groups.count == 2 { break }
+            }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        guard groups.count == 2 else { throw FirestoreEmulatorProcess.LaunchError(description: "the emulator launcher did not start (no \(pidFile))") }
+        let group = groups[1]
+        processGroups.withLock { $0 = groups }
+        atexit { FirestoreEmulatorProcess.stop() }
+
+        let host = "127.0.0.1:\(port)"
+        let deadline = ContinuousClock.now + .seconds(90)
+        while ContinuousClock.now < deadline {
+            if await answers(host) { return host }
+            if kill(group, 0) != 0 { break }  // gcloud exited: no point waiting
+            try await Task.sleep(for: .milliseconds(250))
+        }
+        let log = (try? String(contentsOfFile: logFile, encoding: .utf8)) ?? ""
+        stop()
+        throw FirestoreEmulatorProcess.LaunchError(description: "the Firestore emulator did not answer on \(host) within 90 s; its log ends:\n\(log.suffix(2000))")
+    }
+
+    /// A port the kernel considers free: bind port 0 on loopback, read it back, close.
+    public static func freePort() throws -> Int {
+        #if canImport(Glibc)
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        #else
+        let fd = socket(AF_INET, SOCK_STREAM, 0)
+        #endif
+        guard fd >= 0 else { throw FirestoreEmulatorProcess.LaunchError(description: "socket() failed: errno \(errno)") }
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = 0
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) }
+        }
+        guard bound == 0 else { throw FirestoreEmulatorProcess.LaunchError(description: "bind() failed: errno \(errno)") }
+        let named = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
+        guard named == 0 else { throw FirestoreEmulatorProcess.LaunchError(description: "getsockname() failed: errno \(errno)") }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    static func answers(_ host: String) async -> Bool {
+        guard let url = URL(string: "http://\(host)/") else { return false }
+        var request = URLRequest(url: url)
+        request.timeoutInterval = 2
+        guard let (data, response) = try? await URLSession.shared.data(for: request) else { return false }
+        return (response as? HTTPURLResponse)?.statusCode == 200 && String(decoding: data, as: UTF8.self).contains("Ok")
+    }
+
+    /// Kills the emulator's process group: TERM, then KILL if it lingers.
+    public static func stop() {
+        let groups = processGroups.withLock { groups -> [pid_t] in
+            defer { groups = [] }
+            return groups
+        }
+        guard groups.count == 2 else { return }
+        let (launcher, gcloud) = (groups[0], groups[1])
+        kill(-gcloud, SIGTERM)
+        var alive = true
+        for _ in 0..<60 where alive {
+            alive = kill(-gcloud, 0) == 0
+            if alive { usleep(50_000) }
+        }
+        if alive { kill(-gcloud, SIGKILL) }
+        kill(-launcher, SIGKILL)
+        if let directory = workDirectory.withLock({ $0 }) { try? FileManager.default.removeItem(atPath: directory) }
+    }
+}

@@ -1,0 +1,85 @@
+import DocModel
+import Foundation
+import Testing
+@testable import DocSync
+
+/// Golden tests of the three report formats. Re-record with `RECORD_SNAPSHOTS=1 swift test --filter ReportSnapshotTests`.
+@Suite struct ReportSnapshotTests {
+    static func sampleReport(dryRun: Bool) -> SyncReport {
+        var source = SourceReport(name: "perfume", collection: "Perfume")
+        source.counts = PlanCounts(create: 1, update: 2, delete: 1, unchanged: 146, failed: 1)
+        source.changes = [
+            DocumentChange(kind: .create, id: "P500999", fields: [
+                FieldChange(path: FieldPath(["brandName"]), old: nil, new: "Dior"),
+                FieldChange(path: FieldPath(["keyNotes"]), old: nil, new: ["Rose", "Oud"]),
+                FieldChange(path: FieldPath(["rating"]), old: nil, new: .double(4.25)),
+            ]),
+            DocumentChange(kind: .update, id: "P500037", fields: [
+                FieldChange(path: FieldPath(["fragranceFamily"]), old: "Warm & Spicy", new: "Fresh"),
+                FieldChange(path: FieldPath(["keyNotes"]), old: ["Teakwood", "Vanilla"], new: ["Vanilla", "Lemon"]),
+                FieldChange(path: FieldPath(["longDescription"]), old: .string(String(repeating: "old text ", count: 20)),
+                            new: .string(String(repeating: "new text ", count: 20))),
+                FieldChange(path: FieldPath(["units.traded"]), old: 10, new: nil),
+            ]),
+            DocumentChange(kind: .update, id: "P500074", fields: [
+                FieldChange(path: FieldPath(["currentSku", "listPrice"]), old: .double(284), new: .double(290.5)),
+            ]),
+            DocumentChange(kind: .delete, id: "P500111", fields: []),
+        ]
+        source.failures = [RecordFailure(phase: .pull, key: "P500148", message: "detail request failed: HTTP 500")]
+        source.pull.pages = 3
+        source.pull.records = 150
+        source.pull.detailCalls = 150
+        if !dryRun {
+            var push = PushCounts()
+            push.written = 3
+            push.deleted = 1
+            push.requests = 1
+            push.bytesSent = 2_048
+            source.push = push
+        }
+        return SyncReport(isDryRun: dryRun, sources: [source])
+    }
+
+    @Test(arguments: [true, false])
+    func textReport(dryRun: Bool) throws {
+        try assertSnapshot(TextReportRenderer(useColor: false).render(Self.sampleReport(dryRun: dryRun)),
+                           named: "report-\(dryRun ? "plan" : "sync").txt")
+    }
+
+    @Test func textReportInColourUsesANSIOnlyAroundMarks() throws {
+        let text = TextReportRenderer(useColor: true).render(Self.sampleReport(dryRun: true))
+        #expect(text.contains("\u{1B}[32m+\u{1B}[0m P500999"))
+        #expect(text.contains("\u{1B}[31m-\u{1B}[0m P500111"))
+    }
+
+    @Test(arguments: [true, false])
+    func jsonReport(dryRun: Bool) throws {
+        let text = JSONReportRenderer().render(Self.sampleReport(dryRun: dryRun))
+        try assertSnapshot(text, named: "report-\(dryRun ? "plan" : "sync").json")
+        // It is valid JSON with the documented top-level keys.
+        let value = try JSONValue(parsing: text)
+        #expect(value["version"] == 1)
+        #expect(value["summary"]?["create"] == 1)
+        #expect(value["sources"]?.arrayValue?.first?["changes"]?.arrayValue?.count == 4)
+    }
+
+    @Test func markdownReport() throws {
+        try assertSnapshot(MarkdownReportRenderer().render(Self.sampleReport(dryRun: true)), named: "report-plan.md")
+    }
+
+    @Test func summaryLineHasTheDocumentedShape() {
+        #expect(TextReportRenderer.summaryLine(PlanCounts(create: 3, update: 5, delete: 1, unchanged: 991, failed: 2))
+            == "Plan: 3 to create, 5 to update, 1 to delete, 991 unchanged, 2 failed.")
+    }
+
+    private func assertSnapshot(_ text: String, named name: String, filePath: String = #filePath) throws {
+        let url = URL(fileURLWithPath: filePath).deletingLastPathComponent().appendingPathComponent("Snapshots/\(name)")
+        if ProcessInfo.processInfo.environment["RECORD_SNAPSHOTS"] == "1" {
+            try text.write(to: url, atomically: true, encoding: .utf8)
+            return
+        }
+        let expected = try String(contentsOf: url, encoding: .utf8)
+        #expect(text == expected, "snapshot \(name) differs; re-record with RECORD_SNAPSHOTS=1 if the change is intended")
+    }
+}
