@@ -155,8 +155,8 @@ extension BadInputCase {
 
     static let environmentCases: [BadInputCase] = [
         BadInputCase(name: "missing environment variable",
-                     expected: [#"environment variable CORPUS_MISSING_KEY is not set (used at sources[0].headers["X-Key"])"#],
-                     status: .partialFailure) { world in
+                     expected: [#"error: the config needs environment variable CORPUS_MISSING_KEY (at sources[0].headers["X-Key"]) but it is not set; export it and run again. Nothing was requested"#],
+                     status: .failure) { world in
             try world.writeConfig(source: world.source(headers: #"{"X-Key": "${CORPUS_MISSING_KEY}"}"#))
         },
         BadInputCase(name: "unreachable host", expected: ["request to http://127.0.0.1:9/items?page=1 failed after 2 attempts"],
