@@ -14,7 +14,7 @@ import Testing
 ///
 /// Every case must end without a crash (a crash ends the test process) and
 /// without a hang; parsers that accept an input must also round-trip it. CI
-/// runs about 10,000 cases; `DOCSYNC_CAMPAIGN=1` (`scripts/campaign`) runs
+/// runs about 11,000 cases; `DOCSYNC_CAMPAIGN=1` (`scripts/campaign`) runs
 /// over 100,000. Each shard has its own seed, named in any failure.
 @Suite(.tags(.campaign))
 struct FuzzTests {
