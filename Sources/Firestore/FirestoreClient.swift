@@ -157,8 +157,16 @@ public struct FirestoreClient: Sendable {
     }
 
     static func describe(_ error: any Error) -> String {
-        if let urlError = error as? URLError { return "\(urlError.code.rawValue) \(urlError.localizedDescription)" }
-        return String(describing: error)
+        guard let urlError = error as? URLError else { return String(describing: error) }
+        // On Linux most URLErrors describe themselves as "The operation could not be
+        // completed"; the common ones get words.
+        switch urlError.code {
+        case .timedOut: return "no answer within the request timeout (URLError \(urlError.code.rawValue))"
+        case .cannotConnectToHost: return "cannot connect to the host (URLError \(urlError.code.rawValue))"
+        case .networkConnectionLost: return "the connection was lost (URLError \(urlError.code.rawValue))"
+        case .cannotFindHost: return "cannot find the host (URLError \(urlError.code.rawValue))"
+        default: return "\(urlError.code.rawValue) \(urlError.localizedDescription)"
+        }
     }
 
     /// Sends a read request, retrying what Firestore's clients retry.

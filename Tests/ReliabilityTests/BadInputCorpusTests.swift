@@ -155,7 +155,7 @@ extension BadInputCase {
 
     static let environmentCases: [BadInputCase] = [
         BadInputCase(name: "missing environment variable",
-                     expected: [#"the config needs environment variable CORPUS_MISSING_KEY (at sources[0].headers["X-Key"]) but it is not set"#],
+                     expected: [#"error: the config needs environment variable CORPUS_MISSING_KEY (at sources[0].headers["X-Key"]) but it is not set; export it and run again. Nothing was requested"#],
                      status: .failure) { world in
             try world.writeConfig(source: world.source(headers: #"{"X-Key": "${CORPUS_MISSING_KEY}"}"#))
         },

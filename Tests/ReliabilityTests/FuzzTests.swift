@@ -1,4 +1,5 @@
 import DocModel
+import DocStore
 import DocSync
 import Foundation
 import RESTSource
@@ -8,11 +9,12 @@ import Testing
 /// Seeded random inputs for the parsers that read what docsync does not control:
 /// API bodies (`JSONValue(parsing:)`), config files (`SyncConfig.decode`,
 /// `SourceConfig.decode`), HTML descriptions (`HTMLText`), and the small
-/// languages inside configs (field paths, templates, labelled sections).
+/// languages inside configs (field paths, templates, labelled sections) and the
+/// `docsync query` expression parser (whose accepted conditions are also run).
 ///
 /// Every case must end without a crash (a crash ends the test process) and
 /// without a hang; parsers that accept an input must also round-trip it. CI
-/// runs about 10,000 cases; `DOCSYNC_CAMPAIGN=1` (`scripts/campaign`) runs
+/// runs about 11,000 cases; `DOCSYNC_CAMPAIGN=1` (`scripts/campaign`) runs
 /// over 100,000. Each shard has its own seed, named in any failure.
 @Suite(.tags(.campaign))
 struct FuzzTests {
@@ -212,6 +214,51 @@ struct FuzzTests {
             }
             return .object(members)
         }
+    }
+
+    // MARK: - Query expressions
+
+    static let queryCorpus: [[UInt8]] = [
+        #"brandName == "Dior""#, #"keyNotes array-contains "Jasmine" && rating in [4, 5]"#,
+        "`units.traded` > 10 || price != null", #"launch >= timestamp("2020-01-01T00:00:00Z") and stock is not nan"#,
+        #"(a == 1 or b == 2) and c == 3"#, #"tags array-contains-any ["x", 'y'] && n not-in [1, 2.5, -Infinity]"#,
+        #"m == {k: [1, {z: null}]} || r == ref("Perfume/P1") || g == geopoint(1.5, -2) || b == bytes("AAE=")"#,
+        "rating <= 4.5 && rating > -1e3 && ok == true && ko != false", "x is null or y is not null",
+    ].map { Array($0.utf8) }
+
+    @Test(arguments: 0..<Campaign.size(ci: 1, full: 10))
+    func queryExpressionsParseOrFailWithAColumnAndParsedOnesRun(shard: Int) async throws {
+        let seed = Campaign.seed &+ 0x7000 &+ UInt64(shard)
+        var mutator = Mutator(seed: seed)
+        let store = try DocumentStore(path: ":memory:")
+        let collection = try CollectionPath("Fuzz")
+        try await store.put(["brandName": "Dior", "rating": 4.5, "keyNotes": ["Jasmine"], "m": ["k": [1]], "n": .null], at: collection.document("a"))
+        try await store.put(["brandName": 7, "units.traded": 11, "tags": ["x"], "launch": ["$timestamp": "2021-01-01T00:00:00Z"]],
+                            at: collection.document("b"))
+        var accepted = 0
+        for index in 0..<Self.casesPerShard {
+            let text = String(decoding: mutator.mutate(mutator.pick(Self.queryCorpus), corpus: Self.queryCorpus), as: UTF8.self)
+            do {
+                let filter = try QueryExpressionParser.parseCondition(text)
+                accepted += 1
+                do {
+                    _ = try await store.documents(matching: Query(collection: "Fuzz").whereFilter(filter))
+                } catch let error as DocStoreError {
+                    if case .sqlite = error { Issue.record("seed \(seed) case \(index): \(text) compiled to SQL that SQLite refused: \(error)") }
+                } catch {
+                    #expect(error is QueryError, "seed \(seed) case \(index): \(error)")
+                }
+            } catch {
+                if case .syntax(let column, let message) = error {
+                    #expect(column >= 1 && column <= text.count + 1, "seed \(seed) case \(index): column \(column) of \(text.count)")
+                    #expect(!message.isEmpty)
+                }
+            }
+            _ = try? QueryExpressionParser.parseOrder(text)
+            _ = try? QueryExpressionParser.parseFieldList(text)
+            _ = try? QueryExpressionParser.parseValueList(text)
+        }
+        #expect(accepted > 0, "seed \(seed): no mutated condition was accepted, so none was run")
     }
 
     // MARK: - HTML and other small languages
