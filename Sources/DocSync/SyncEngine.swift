@@ -164,7 +164,8 @@ public struct SyncEngine: Sendable {
     private func plan(_ definition: SourceDefinition, options: SyncOptions) async throws -> SourceReport {
         var planner = Planner(
             definition: definition, store: store, options: options,
-            report: SourceReport(name: definition.name, collection: definition.collection.description))
+            report: SourceReport(name: definition.name, collection: definition.collection.description),
+            firestoreCodec: firestore?.codec ?? FirestoreValueCodec(database: FirestoreDatabase(projectID: "docsync-validation")))
         let liveBefore = try await store.count(definition.collection)
         let cursor = try await store.cursor(ofSource: definition.name)
         var source = RESTSource(config: definition.source, environment: environment, transport: sourceTransport, initialCursor: cursor)
@@ -229,15 +230,20 @@ struct Planner {
     let store: DocumentStore
     let options: SyncOptions
     var report: SourceReport
+    /// Checks Firestore's limits before a document is stored, so a document Firestore
+    /// would refuse never replaces a good one nor stays pending forever.
+    let firestoreCodec: FirestoreValueCodec
     /// Keys pulled in this run (records and failed records whose key is known).
     private var seen = Set<String>()
     private var failuresWithoutKey = 0
 
-    init(definition: SourceDefinition, store: DocumentStore, options: SyncOptions, report: SourceReport) {
+    init(definition: SourceDefinition, store: DocumentStore, options: SyncOptions, report: SourceReport,
+         firestoreCodec: FirestoreValueCodec) {
         self.definition = definition
         self.store = store
         self.options = options
         self.report = report
+        self.firestoreCodec = firestoreCodec
     }
 
     mutating func recordPullFailure(_ error: RecordError) {
@@ -289,6 +295,18 @@ struct Planner {
             }
             let text = record.document.canonicalText
             let previous = stored[record.key]
+            if previous?.data != text {
+                do {
+                    _ = try firestoreCodec.encodeDocument(fields, path: path)
+                } catch {
+                    report.counts.failed += 1
+                    var field: String?
+                    if case .invalidDocument(_, let blamed, _) = error { field = blamed }
+                    addFailure(RecordFailure(phase: .shape, key: record.key, field: field,
+                                             message: "Firestore would refuse this document (\(error)); the stored version is kept"))
+                    continue
+                }
+            }
             guard let previousText = previous?.data else {
                 report.counts.create += 1
                 addChange(DocumentChange(kind: .create, id: record.key, fields: FieldChange.between([:], fields)))
