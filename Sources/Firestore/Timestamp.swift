@@ -1,3 +1,4 @@
+import DocModel
 /// A Firestore timestamp: seconds since the Unix epoch plus a sub-second part,
 /// held at Firestore's precision (microseconds).
 ///
@@ -118,7 +119,7 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
         guard (1...12).contains(month) else { throw fail("month \(month) out of range") }
         guard day >= 1, day <= Self.daysIn(month: month, year: year) else { throw fail("day \(day) out of range") }
         guard hour < 24, minute < 60, second < 60 else { throw fail("time of day out of range") }
-        let days = Self.daysFromCivil(year: year, month: month, day: day)
+        let days = CivilDate.daysFromCivil(year: year, month: month, day: day)
         let local = Int64(days) * 86_400 + Int64(hour * 3600 + minute * 60 + second)
         let value = Timestamp(uncheckedSeconds: local - Int64(offsetSeconds), microseconds: Int32(micros))
         guard value >= .minimum, value <= .maximum else {
@@ -137,7 +138,7 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
     public var description: String {
         let days = Int(seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400)
         let secondOfDay = Int(seconds - Int64(days) * 86_400)
-        let (year, month, day) = Self.civilFromDays(days)
+        let (year, month, day) = CivilDate.civilFromDays(days)
         var text = Self.padded(year, 4) + "-" + Self.padded(month, 2) + "-" + Self.padded(day, 2)
         text += "T" + Self.padded(secondOfDay / 3600, 2) + ":" + Self.padded(secondOfDay / 60 % 60, 2)
         text += ":" + Self.padded(secondOfDay % 60, 2)
@@ -173,28 +174,5 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
         case 4, 6, 9, 11: 30
         default: 31
         }
-    }
-
-    /// Days since 1970-01-01 of a civil date.
-    static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yearOfEra = y - era * 400
-        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
-    }
-
-    /// The civil date of a day count since 1970-01-01.
-    static func civilFromDays(_ days: Int) -> (year: Int, month: Int, day: Int) {
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let mp = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * mp + 2) / 5 + 1
-        let month = mp < 10 ? mp + 3 : mp - 9
-        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 }
