@@ -88,7 +88,9 @@ import TestSupport
             return api.handle(request)
         }
         defer { server.stop() }
-        let json = PullHarness.perfume.replacingOccurrences(of: #""timeoutSeconds": 20"#, with: #""timeoutSeconds": 0.5, "retries": 1"#)
+        // The timeout must be long enough that no healthy call reaches it on a loaded CI
+        // machine (test suites run in parallel), and far below the 60 s the stuck call hangs.
+        let json = PullHarness.perfume.replacingOccurrences(of: #""timeoutSeconds": 20"#, with: #""timeoutSeconds": 5, "retries": 1"#)
         let pulled = try await PullHarness.collect(RESTSource(config: try PullHarness.config(json, base: server.baseURL), environment: ["RAPIDAPI_KEY": "rk-test-key"]))
         #expect(pulled.summary?.records == 149)
         #expect(pulled.summary?.failed == 1)
