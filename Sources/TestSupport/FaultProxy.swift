@@ -196,7 +196,7 @@ public final class FaultProxy: Sendable {
         identity.add(request.body)
         let occurrence = state.seen[identity.value, default: 0]
         state.seen[identity.value] = occurrence + 1
-        var random = SplitMix64(seed: plan.seed ^ identity.value ^ (UInt64(occurrence) &* 0x9E37_79B9_7F4A_7C15))
+        var random = SeededGenerator(seed: plan.seed ^ identity.value ^ (UInt64(occurrence) &* 0x9E37_79B9_7F4A_7C15))
         let draw = Double(random.next() >> 11) / Double(UInt64(1) << 53)
         guard draw < plan.rate else { return nil }
         return plan.faults[Int(random.next() % UInt64(plan.faults.count))]
@@ -262,20 +262,5 @@ struct FNV1a {
             value ^= UInt64(byte)
             value = value &* 0x0000_0100_0000_01B3
         }
-    }
-}
-
-/// SplitMix64: a small seeded generator, enough to spread the fault draws.
-struct SplitMix64 {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -1,18 +1,12 @@
 @testable import DocStore
 import Foundation
+import TestSupport
 import Testing
 
 /// The built `docsync` executable, next to the test bundle (`swift build` builds it;
 /// `swift test` alone does not, so these tests are skipped until it exists).
 enum DocsyncBinary {
-    static let url: URL? = {
-        let bundleDirectory = URL(fileURLWithPath: ProcessInfo.processInfo.arguments[0]).deletingLastPathComponent()
-        let candidates = [
-            bundleDirectory.appendingPathComponent("docsync"),
-            packageRoot.appendingPathComponent(".build/debug/docsync"),
-        ]
-        return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }
-    }()
+    static let url = DocsyncExecutable.url
 
     struct Result {
         var status: Int32

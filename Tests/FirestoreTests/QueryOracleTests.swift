@@ -298,17 +298,11 @@ struct OracleTranslation {
 
 // MARK: - Random documents and queries
 
-/// SplitMix64: small, seedable, the same sequence on every platform.
+/// Draws for the oracle, on TestSupport's seeded SplitMix64.
 struct OracleRandom {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+    private var generator: SeededGenerator
+    init(seed: UInt64) { generator = SeededGenerator(seed: seed) }
+    mutating func next() -> UInt64 { generator.next() }
     mutating func int(_ range: ClosedRange<Int>) -> Int {
         range.lowerBound + Int(next() % UInt64(range.count))
     }

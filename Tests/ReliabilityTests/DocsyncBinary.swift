@@ -4,24 +4,14 @@ import Glibc
 import Darwin
 #endif
 import Foundation
+import TestSupport
 
 /// The built `docsync` executable (`swift build` builds it; `swift test` alone does
 /// not, so the tests that need it are skipped with a message until it exists).
 enum DocsyncBinary {
-    static let url: URL? = {
-        let bundleDirectory = URL(fileURLWithPath: ProcessInfo.processInfo.arguments[0]).deletingLastPathComponent()
-        let candidates = [
-            bundleDirectory.appendingPathComponent("docsync"),
-            packageRoot.appendingPathComponent(".build/debug/docsync"),
-        ]
-        return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }
-    }()
-
-    static let skipMessage = "build the executable first: swift build --product docsync"
-
-    /// The package root, found from this file's location (Tests/ReliabilityTests/…).
-    static let packageRoot = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let url = DocsyncExecutable.url
+    static let skipMessage = DocsyncExecutable.skipMessage
+    static let packageRoot = DocsyncExecutable.packageRoot
 }
 
 /// What one run of the binary printed and how it ended.

@@ -1,3 +1,4 @@
+import TestSupport
 /// Seeded mutations of valid inputs, for the fuzz tests: bit flips, interesting
 /// bytes and tokens, deletions, duplications, truncations and splices.
 struct Mutator {
