@@ -1,6 +1,7 @@
 import DocModel
 import Firestore
 import Foundation
+import HTTP
 
 /// Builds the Firestore client a run pushes through.
 public enum FirestoreTarget {

@@ -3,6 +3,7 @@ import DocStore
 import Firestore
 import Foundation
 import RESTSource
+import HTTP
 
 /// Runs pull → plan → apply → push for the configured sources.
 ///
@@ -17,16 +18,16 @@ public struct SyncEngine: Sendable {
     /// nil when no target is configured: the run plans and stores but cannot push.
     public var firestore: FirestoreClient?
     public var environment: [String: String]
-    public var sourceTransport: SourceHTTPTransport
+    public var sourceTransport: HTTPTransport
     public var progress: ProgressReporter
     /// Counts what the push sends (the report shows requests and bytes).
     public var meter: TransferMeter?
     /// Receives one entry per source HTTP exchange (`--verbose`); URLs arrive redacted.
-    public var sourceRequestLog: (@Sendable (SourceRequestLogEntry) -> Void)?
+    public var sourceRequestLog: (@Sendable (RequestLogEntry) -> Void)?
 
     public init(
         store: DocumentStore, sources: [SourceDefinition], policy: SyncPolicy, firestore: FirestoreClient?,
-        environment: [String: String], sourceTransport: SourceHTTPTransport = .live,
+        environment: [String: String], sourceTransport: HTTPTransport = .live,
         progress: ProgressReporter = .silent, meter: TransferMeter? = nil
     ) {
         self.meter = meter

@@ -1,5 +1,6 @@
 import Firestore
 import Synchronization
+import HTTP
 
 /// Counts the HTTP requests and request-body bytes a transport sends.
 ///
@@ -14,8 +15,8 @@ public final class TransferMeter: Sendable {
     public var snapshot: (requests: Int, bytes: Int) { counts.withLock { $0 } }
 
     /// A transport that counts each request, then sends it through `transport`.
-    public func wrap(_ transport: Firestore.HTTPTransport) -> Firestore.HTTPTransport {
-        Firestore.HTTPTransport { request in
+    public func wrap(_ transport: HTTPTransport) -> HTTPTransport {
+        HTTPTransport { request in
             self.counts.withLock { $0.requests += 1; $0.bytes += request.body.count }
             return try await transport.send(request)
         }

@@ -2,6 +2,7 @@ import DocSync
 import Firestore
 import Foundation
 import Synchronization
+import HTTP
 
 /// Everything a run shows while it works and when it ends: progress, verbose
 /// request logs, and the report.
@@ -78,24 +79,16 @@ final class Console: Sendable {
 
     // MARK: Verbose logs
 
-    /// One line per source request: method, redacted URL, status, duration, attempt.
-    var logSourceRequest: @Sendable (SourceRequestLogEntry) -> Void {
+    /// One line per HTTP attempt, to the API or to Firestore: method, URL (the
+    /// source's secrets redacted), status, duration, writes, attempt, failure.
+    var logRequest: @Sendable (RequestLogEntry) -> Void {
         { entry in
             let status = entry.status.map(String.init) ?? "no answer"
+            let writes = entry.writeCount.map { $0 > 0 ? " [\($0) writes]" : "" } ?? ""
             let retry = entry.attempt > 1 ? " (attempt \(entry.attempt))" : ""
             let failure = entry.error.map { " — \($0)" } ?? ""
-            self.logLine(String(format: "%@ %@ → %@ in %.0f ms%@%@", entry.method, entry.url, status, entry.duration * 1000, retry, failure))
-        }
-    }
-
-    /// One line per Firestore request: method, URL, status, duration, attempt, writes.
-    var logFirestoreRequest: @Sendable (Firestore.RequestLogEntry) -> Void {
-        { entry in
-            let status = entry.status.map(String.init) ?? "no answer"
-            let retry = entry.attempt > 1 ? " (attempt \(entry.attempt))" : ""
-            let writes = entry.writeCount > 0 ? " [\(entry.writeCount) writes]" : ""
             let ms = Double(entry.duration.components.seconds) * 1000 + Double(entry.duration.components.attoseconds) / 1e15
-            self.logLine(String(format: "%@ %@ → %@ in %.0f ms%@%@", entry.method, entry.url, status, ms, writes, retry))
+            self.logLine(String(format: "%@ %@ → %@ in %.0f ms%@%@%@", entry.method, entry.url, status, ms, writes, retry, failure))
         }
     }
 

@@ -54,7 +54,7 @@ struct FirestoreClientBox {
             client = try FirestoreTarget.makeClient(
                 target: target, projectOverride: project, databaseOverride: database, policy: policy,
                 environment: environment.variables, meter: meter,
-                requestLog: console.output.isVerbose ? console.logFirestoreRequest : nil)
+                requestLog: console.output.isVerbose ? console.logRequest : nil)
         } catch SyncError.noTarget {
             throw UserFacingError(
                 message: "no Firestore project to push to",

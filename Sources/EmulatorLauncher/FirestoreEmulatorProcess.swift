@@ -4,9 +4,7 @@ import Glibc
 import Darwin
 #endif
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
+import HTTP
 import Synchronization
 
 /// Starts and stops a local Firestore emulator (`gcloud emulators firestore start`)
@@ -132,11 +130,9 @@ public enum FirestoreEmulatorProcess {
     }
 
     static func answers(_ host: String) async -> Bool {
-        guard let url = URL(string: "http://\(host)/") else { return false }
-        var request = URLRequest(url: url)
-        request.timeoutInterval = 2
-        guard let (data, response) = try? await URLSession.shared.data(for: request) else { return false }
-        return (response as? HTTPURLResponse)?.statusCode == 200 && String(decoding: data, as: UTF8.self).contains("Ok")
+        let request = HTTPRequest(url: "http://\(host)/", timeout: .seconds(2))
+        guard let response = try? await HTTPTransport.live.send(request) else { return false }
+        return response.status == 200 && String(decoding: response.body, as: UTF8.self).contains("Ok")
     }
 
     /// Kills the emulator's process group: TERM, then KILL if it lingers.

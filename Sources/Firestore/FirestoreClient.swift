@@ -1,5 +1,6 @@
 import DocModel
 import Foundation
+import HTTP
 
 /// A client for one Firestore database over the REST API.
 ///
@@ -111,15 +112,17 @@ public struct FirestoreClient: Sendable {
             return .failure(Failure(error: error))
         }
         if body != nil { headers["Content-Type"] = "application/json" }
-        let request = HTTPTransport.Request(method: method, url: url, headers: headers, body: body ?? [])
+        let request = HTTPRequest(method: method, url: url, headers: headers, body: body ?? [], timeout: options.requestTimeout)
         let started = ContinuousClock.now
-        let response: HTTPTransport.Response
+        let response: HTTPResponse
         do {
             response = try await transport.send(request)
         } catch {
+            let cancelled = error is CancellationError || Task.isCancelled
             options.requestLog?(RequestLogEntry(method: method, url: url, status: nil, duration: ContinuousClock.now - started,
-                                                attempt: attempt, writeCount: writeCount))
-            if error is CancellationError || Task.isCancelled { return .failure(Failure(error: .cancelled)) }
+                                                attempt: attempt, error: cancelled ? "cancelled" : Self.describe(error),
+                                                writeCount: writeCount))
+            if cancelled { return .failure(Failure(error: .cancelled)) }
             if let firestoreError = error as? FirestoreError { return .failure(Failure(error: firestoreError)) }
             return .failure(Failure(error: .network(Self.describe(error))))
         }
@@ -131,7 +134,7 @@ public struct FirestoreClient: Sendable {
 
     /// Reads Firestore's error body `{"error":{"code","message","status"}}`; falls back
     /// to the HTTP status when the body is not JSON (a proxy page, the emulator's 413).
-    static func failure(from response: HTTPTransport.Response) -> Failure {
+    static func failure(from response: HTTPResponse) -> Failure {
         let json = try? JSONValue(parsing: response.body)
         let error = json?["error"]
         var status = FirestoreStatus(httpStatus: response.status)
@@ -144,29 +147,14 @@ public struct FirestoreClient: Sendable {
         let isTooLarge = response.status == 413
             || (status == .resourceExhausted && message.contains("exceeds maximum size"))
             || message.contains("Request payload size exceeds")
-        let retryAfter = response.headers["retry-after"].flatMap(Self.parseRetryAfter)
+        let retryAfter = response.headers["retry-after"].flatMap { RetryAfter.parse($0) }
         return Failure(error: .server(status: status, message: message, document: nil), retryAfter: retryAfter, isTooLarge: isTooLarge)
     }
 
-    /// `Retry-After` in delta-seconds (the form Google front ends send).
-    static func parseRetryAfter(_ text: String) -> Duration? {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
-        if let seconds = Int(trimmed), seconds >= 0 { return .seconds(seconds) }
-        if let seconds = Double(trimmed), seconds >= 0, seconds.isFinite { return .milliseconds(Int(seconds * 1000)) }
-        return nil
-    }
-
+    /// Words for a failure without a response.
     static func describe(_ error: any Error) -> String {
-        guard let urlError = error as? URLError else { return String(describing: error) }
-        // On Linux most URLErrors describe themselves as "The operation could not be
-        // completed"; the common ones get words.
-        switch urlError.code {
-        case .timedOut: return "no answer within the request timeout (URLError \(urlError.code.rawValue))"
-        case .cannotConnectToHost: return "cannot connect to the host (URLError \(urlError.code.rawValue))"
-        case .networkConnectionLost: return "the connection was lost (URLError \(urlError.code.rawValue))"
-        case .cannotFindHost: return "cannot find the host (URLError \(urlError.code.rawValue))"
-        default: return "\(urlError.code.rawValue) \(urlError.localizedDescription)"
-        }
+        if let httpError = error as? HTTPError { return httpError.description }
+        return String(describing: error)
     }
 
     /// Sends a read request, retrying what Firestore's clients retry.

@@ -1,3 +1,5 @@
+import HTTP
+
 /// Tuning for `FirestoreClient`. The defaults suit the real service.
 public struct FirestoreClientOptions: Sendable {
     /// Most writes in one batchWrite or commit request (Firestore's long-standing 500).
@@ -11,6 +13,8 @@ public struct FirestoreClientOptions: Sendable {
     /// writes of a batch apply or none do.
     public var atomic: Bool = false
     public var retry: RetryPolicy = RetryPolicy()
+    /// The most time one request may take, from sending to the last byte of the answer.
+    public var requestTimeout: Duration = .seconds(120)
     /// Follow Firestore's 500/50/5 rule (start at 500 writes/s, +50% every 5 minutes).
     /// Never applied to the emulator.
     public var rampUp: Bool = true

@@ -1,5 +1,6 @@
 import DocModel
 import Foundation
+import HTTP
 
 /// How requests are authorised: the emulator's `Bearer owner`, a ready access
 /// token, a command that prints one, or a service-account key.
@@ -134,12 +135,11 @@ public struct FirestoreCredentials: Sendable, CustomStringConvertible, CustomDeb
     {
         let assertion = try key.makeAssertion(scopes: scopes, issuedAt: Int64(issuedAt.timeIntervalSince1970))
         let body = "grant_type=urn%3Aietf%3Aparams%3Aoauth%3Agrant-type%3Ajwt-bearer&assertion=" + assertion
-        let request = HTTPTransport.Request(method: "POST", url: key.tokenURI,
-                                            headers: ["Content-Type": "application/x-www-form-urlencoded"],
-                                            body: Array(body.utf8))
-        let response: HTTPTransport.Response
+        let request = HTTPRequest(method: "POST", url: key.tokenURI, headers: ["Content-Type": "application/x-www-form-urlencoded"],
+                                  body: Array(body.utf8), timeout: .seconds(60))
+        let response: HTTPResponse
         do { response = try await transport.send(request) } catch {
-            throw FirestoreError.authentication("the token endpoint \(key.tokenURI) could not be reached: \(error.localizedDescription)")
+            throw FirestoreError.authentication("the token endpoint \(key.tokenURI) could not be reached: \(FirestoreClient.describe(error))")
         }
         let json = try? JSONValue(parsing: response.body)
         guard response.status == 200 else {

@@ -184,6 +184,9 @@ public final class LoopbackHTTPServer: Sendable {
     /// The number of requests answered so far.
     public var requestCount: Int { state.withLock { $0.requestCount } }
 
+    /// The number of connections accepted so far.
+    public var connectionCount: Int { state.withLock { $0.nextID } }
+
     // MARK: - Accepting
 
     private func acceptLoop() {

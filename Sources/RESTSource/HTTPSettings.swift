@@ -1,3 +1,5 @@
+import HTTP
+
 /// HTTP behaviour for one source.
 public struct HTTPSettings: Sendable {
     /// Time allowed for one attempt, in seconds.
@@ -16,4 +18,13 @@ public struct HTTPSettings: Sendable {
     public var concurrency: Int = 4
 
     public init() {}
+}
+
+extension HTTPSettings {
+    /// The shared retry policy these settings describe.
+    var retryPolicy: RetryPolicy {
+        RetryPolicy(maxAttempts: retries + 1, baseDelay: .milliseconds(Int((backoff * 1000).rounded())),
+                    maxDelay: .milliseconds(Int((maxBackoff * 1000).rounded())),
+                    maxRetryAfter: .milliseconds(Int((maxRetryAfter * 1000).rounded())))
+    }
 }

@@ -1,8 +1,5 @@
 import DocModel
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 /// One pull in progress: walks the list pages, fans out detail requests in a
 /// bounded window, shapes, and emits events in list order.
@@ -126,7 +123,7 @@ struct PullRun: Sendable {
         }
         let body: JSONValue
         do {
-            body = try JSONValue(parsing: [UInt8](response.body))
+            body = try JSONValue(parsing: response.body)
         } catch {
             return .failed("detail response from \(response.displayURL) is not valid JSON: \(error.description)")
         }
@@ -214,7 +211,7 @@ struct PullRun: Sendable {
                 rows = try ndjsonItems(response.body, origin: response.displayURL, prefix: locatorPrefix)
             } else {
                 do {
-                    body = try JSONValue(parsing: [UInt8](response.body))
+                    body = try JSONValue(parsing: response.body)
                 } catch {
                     throw SourceError.malformedResponse(url: response.displayURL, reason: "invalid JSON: \(error.description)")
                 }
@@ -375,7 +372,7 @@ struct PullRun: Sendable {
         return keys.isEmpty ? "no keys" : "keys \(keys)"
     }
 
-    private func ndjsonItems(_ data: Data, origin: String, prefix: String) throws -> [Item] {
+    private func ndjsonItems(_ data: [UInt8], origin: String, prefix: String) throws -> [Item] {
         var items: [Item] = []
         var lineNumber = 0
         for line in data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
@@ -482,7 +479,7 @@ struct PullRun: Sendable {
         return .failed(code: redactor(code), message: message)
     }
 
-    private func excerpt(_ data: Data) -> String {
+    private func excerpt(_ data: [UInt8]) -> String {
         var text = String(decoding: data.prefix(400), as: UTF8.self)
         text = text.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
         if text.count > 200 { text = String(text.prefix(197)) + "..." }

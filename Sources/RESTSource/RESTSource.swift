@@ -1,5 +1,6 @@
 import DocModel
 import Foundation
+import HTTP
 
 /// Pulls one source's records: list pages, optional detail requests, shaping
 /// and keys, delivered as a stream in list order.

@@ -1,7 +1,5 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
+import HTTP
 import Synchronization
 
 /// A loopback HTTP proxy that forwards every request to one upstream and injects
@@ -115,7 +113,7 @@ public final class FaultProxy: Sendable {
         self.state = state
         var base = upstream
         while base.hasSuffix("/") { base.removeLast() }
-        let session = Self.makeSession()
+        let transport = HTTPTransport.live
         server = try LoopbackHTTPServer { [base] request in
             state.withLock { $0.arrivals += 1; $0.inFlight += 1 }
             defer { state.withLock { $0.inFlight -= 1 } }
@@ -141,7 +139,7 @@ public final class FaultProxy: Sendable {
                 answer = Self.errorAnswer(503, "UNAVAILABLE")
             case .delay?, .reset?, .truncate?, nil:
                 if fault == .delay { try? await Task.sleep(for: delay) }
-                (answer, upstreamStatus) = await Self.forward(request, to: base, session: session)
+                (answer, upstreamStatus) = await Self.forward(request, to: base, transport: transport)
                 state.withLock { $0.statistics.forwarded += 1 }
                 if fault == .reset { answer.resetConnection = true }
                 if fault == .truncate { answer.truncateBodyAt = answer.body.count / 2 }
@@ -209,27 +207,14 @@ public final class FaultProxy: Sendable {
         "content-encoding", "proxy-connection", "te", "trailer", "upgrade",
     ]
 
-    private static func forward(_ request: HTTPRequestRecord, to base: String, session: URLSession) async -> (HTTPResponseSpec, Int?) {
-        guard let url = URL(string: base + request.path) else {
-            return (errorAnswer(502, "UNAVAILABLE", message: "FaultProxy: bad upstream URL"), nil)
-        }
-        var forwarded = URLRequest(url: url)
-        forwarded.httpMethod = request.method
-        for (name, value) in request.headers where !hopByHop.contains(name) {
-            forwarded.setValue(value, forHTTPHeaderField: name)
-        }
-        if !request.body.isEmpty { forwarded.httpBody = Data(request.body) }
+    private static func forward(_ request: HTTPRequestRecord, to base: String, transport: HTTPTransport) async -> (HTTPResponseSpec, Int?) {
+        var headers: [String: String] = [:]
+        for (name, value) in request.headers where !hopByHop.contains(name.lowercased()) { headers[name] = value }
+        let forwarded = HTTPRequest(method: request.method, url: base + request.path, headers: headers, body: request.body)
         do {
-            let (data, response) = try await session.data(for: forwarded)
-            guard let http = response as? HTTPURLResponse else {
-                return (errorAnswer(502, "UNAVAILABLE", message: "FaultProxy: upstream answered without HTTP"), nil)
-            }
-            var headers: [String: String] = [:]
-            for (name, value) in http.allHeaderFields {
-                guard let name = name as? String, let value = value as? String, !hopByHop.contains(name.lowercased()) else { continue }
-                headers[name] = value
-            }
-            return (HTTPResponseSpec(status: http.statusCode, headers: headers, body: [UInt8](data)), http.statusCode)
+            let response = try await transport.send(forwarded)
+            let kept = response.headers.filter { !hopByHop.contains($0.key) }
+            return (HTTPResponseSpec(status: response.status, headers: kept, body: response.body), response.status)
         } catch {
             return (errorAnswer(502, "UNAVAILABLE", message: "FaultProxy: upstream unreachable (\(error))"), nil)
         }
@@ -241,16 +226,6 @@ public final class FaultProxy: Sendable {
               status: status)
     }
 
-    private static func makeSession() -> URLSession {
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.httpMaximumConnectionsPerHost = 32
-        configuration.timeoutIntervalForRequest = 120
-        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        configuration.urlCache = nil
-        configuration.httpCookieStorage = nil
-        configuration.httpShouldSetCookies = false
-        return URLSession(configuration: configuration)
-    }
 }
 
 /// 64-bit FNV-1a, for a request's identity.

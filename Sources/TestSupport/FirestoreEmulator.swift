@@ -4,9 +4,6 @@ import Glibc
 import Darwin
 #endif
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import EmulatorLauncher
 import Synchronization
 

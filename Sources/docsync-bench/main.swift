@@ -3,7 +3,7 @@ import Foundation
 // Benchmark helpers (not shipped): `docsync-bench json` runs the JSON
 // micro-benchmarks; `docsync-bench serve-api RECORDS LATENCY_MS` serves the
 // loopback API of the fan-out scenario; `docsync-bench push` runs the engine's
-// push with a chosen HTTP transport (see scripts/bench).
+// push and `docsync-bench pull` its dry run, in-process (see scripts/bench).
 let arguments = CommandLine.arguments.dropFirst()
 switch arguments.first {
 case "json", nil:
@@ -19,29 +19,29 @@ case "serve-api":
     try await LatencyAPI.serve(records: values[0], latency: .milliseconds(values[1]))
 case "push":
     let values = Array(arguments.dropFirst())
-    guard values.count == 3 else {
-        FileHandle.standardError.write(Data("usage: docsync-bench push STORE PROJECT urlsession|curl\n".utf8))
+    guard values.count == 2 else {
+        FileHandle.standardError.write(Data("usage: docsync-bench push STORE PROJECT\n".utf8))
         exit(64)
     }
     do {
-        try await EnginePush.run(storePath: values[0], project: values[1], transportName: values[2])
+        try await EnginePush.run(storePath: values[0], project: values[1])
     } catch {
         FileHandle.standardError.write(Data("error: \(error)\n".utf8))
         exit(1)
     }
 case "pull":
     let values = Array(arguments.dropFirst())
-    guard values.count == 2 else {
-        FileHandle.standardError.write(Data("usage: docsync-bench pull CONFIG urlsession|curl\n".utf8))
+    guard values.count == 1 else {
+        FileHandle.standardError.write(Data("usage: docsync-bench pull CONFIG\n".utf8))
         exit(64)
     }
     do {
-        try await EnginePull.run(configPath: values[0], transportName: values[1])
+        try await EnginePull.run(configPath: values[0])
     } catch {
         FileHandle.standardError.write(Data("error: \(error)\n".utf8))
         exit(1)
     }
 default:
-    FileHandle.standardError.write(Data("usage: docsync-bench [json | json-core | serve-api RECORDS LATENCY_MS | push STORE PROJECT TRANSPORT | pull CONFIG TRANSPORT]\n".utf8))
+    FileHandle.standardError.write(Data("usage: docsync-bench [json | json-core | serve-api RECORDS LATENCY_MS | push STORE PROJECT | pull CONFIG]\n".utf8))
     exit(64)
 }

@@ -1,7 +1,7 @@
 import DocModel
 import Testing
 
-@Suite struct JSONParserTests {
+@Suite(.timeLimit(.minutes(3))) struct JSONParserTests {
     @Test func integerStaysInteger() throws {
         #expect(try JSONValue(parsing: "1") == .int(1))
         #expect(try JSONValue(parsing: "-0") == .int(0))

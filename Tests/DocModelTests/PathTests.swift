@@ -1,7 +1,7 @@
 import DocModel
 import Testing
 
-@Suite struct FieldPathTests {
+@Suite(.timeLimit(.minutes(3))) struct FieldPathTests {
     @Test(arguments: [
         ("acc_trade_value_24H", ["acc_trade_value_24H"], "acc_trade_value_24H"),
         ("meta.total", ["meta", "total"], "meta.total"),
@@ -37,7 +37,7 @@ import Testing
     }
 }
 
-@Suite struct DocumentPathTests {
+@Suite(.timeLimit(.minutes(3))) struct DocumentPathTests {
     @Test(arguments: ["a/b", ".", "..", "__x__", ""])
     func invalidIdsAreRefused(id: String) {
         #expect(throws: DocumentPathError.self) { try DocumentID.validate(id) }

@@ -1,7 +1,7 @@
 import DocModel
 import Testing
 
-@Suite struct SHA256Tests {
+@Suite(.timeLimit(.minutes(3))) struct SHA256Tests {
     @Test(arguments: [
         ("", "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"),
         ("abc", "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"),

@@ -3,7 +3,7 @@ import CSQLite
 import Foundation
 import Testing
 
-@Suite struct ConnectionTests {
+@Suite(.timeLimit(.minutes(3))) struct ConnectionTests {
     @Test func boundValuesReadBackWithTheirTypes() throws {
         let db = try Connection(path: ":memory:")
         try db.execute("CREATE TABLE t (i INTEGER, r REAL, s TEXT, b BLOB, n TEXT)")

@@ -11,7 +11,7 @@ final class ManualClock: Sendable {
     func advance(seconds: Double) { current.withLock { $0 += seconds } }
 }
 
-@Suite struct DocumentStoreTests {
+@Suite(.timeLimit(.minutes(3))) struct DocumentStoreTests {
     let perfume = try! CollectionPath("Perfume")
     let clock = ManualClock()
 

@@ -5,7 +5,7 @@ import Testing
 /// The binary carries `Migration.embedded`, generated from `migrations/*.sql`.
 /// These tests keep the two identical: after editing migrations/, run
 /// `scripts/generate-migrations`.
-@Suite struct EmbeddedMigrationsTests {
+@Suite(.timeLimit(.minutes(3))) struct EmbeddedMigrationsTests {
     private func migrationFiles() throws -> [(name: String, text: String)] {
         let directory = packageRoot.appendingPathComponent("migrations")
         let files = try FileManager.default.contentsOfDirectory(atPath: directory.path)

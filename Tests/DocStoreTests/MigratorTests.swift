@@ -3,7 +3,7 @@ import DocModel
 import Foundation
 import Testing
 
-@Suite struct MigratorTests {
+@Suite(.timeLimit(.minutes(3))) struct MigratorTests {
     let first = Migration(name: "0001_a", sql: "CREATE TABLE a (x INTEGER);")
     let second = Migration(name: "0002_b", sql: "CREATE TABLE b (y TEXT);\nCREATE INDEX b_y ON b (y);")
 

@@ -2,7 +2,7 @@ import DocModel
 import DocStore
 import Testing
 
-@Suite struct QueryExpressionParserTests {
+@Suite(.timeLimit(.minutes(3))) struct QueryExpressionParserTests {
     func parse(_ text: String) throws -> QueryFilter { try QueryExpressionParser.parseCondition(text) }
     func field(_ text: String) -> FieldPath { try! FieldPath(parsing: text) }
 

@@ -4,7 +4,7 @@ import Foundation
 import Testing
 
 /// User indexes: registry, and SQLite's planner reading through them.
-@Suite struct QueryIndexTests {
+@Suite(.timeLimit(.minutes(3))) struct QueryIndexTests {
     func makeStore() async throws -> DocumentStore {
         let store = try DocumentStore(path: ":memory:")
         let perfume = try CollectionPath("Perfume")

@@ -5,7 +5,7 @@ import Testing
 
 /// Firestore's query semantics over a small store holding one document per
 /// kind of value (ids name the value).
-@Suite struct QuerySemanticsTests {
+@Suite(.timeLimit(.minutes(3))) struct QuerySemanticsTests {
     static let values: [(String, JSONValue)] = [
         ("null", .null), ("false", false), ("true", true),
         ("nan", .double(.nan)), ("negInf", .double(-.infinity)), ("negOneHalf", -1.5),

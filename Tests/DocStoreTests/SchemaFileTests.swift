@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// `schema/schema.sql` is the schema an empty store gets from the migrations.
-@Suite struct SchemaFileTests {
+@Suite(.timeLimit(.minutes(3))) struct SchemaFileTests {
     @Test func schemaFileMatchesAMigratedEmptyStore() throws {
         let db = try Connection(path: ":memory:")
         try Migrator(migrations: Migration.embedded).migrate(db)

@@ -4,7 +4,7 @@ import Foundation
 import Testing
 
 /// Two writers on one file: the second gets a clear busy error and nothing breaks.
-@Suite(.tags(.integration)) struct StoreBusyTests {
+@Suite(.tags(.integration), .timeLimit(.minutes(5))) struct StoreBusyTests {
     @Test func writerBlockedByALongTransactionGetsStoreBusyNotCorruption() async throws {
         let directory = try TemporaryDirectory()
         let file = directory.path("shared.sqlite")

@@ -2,7 +2,7 @@ import DocModel
 @testable import DocSyncCLI
 import Testing
 
-@Suite struct CommandLineParserTests {
+@Suite(.timeLimit(.minutes(3))) struct CommandLineParserTests {
     private func command<C: RunnableCommand>(_ arguments: [String], as type: C.Type) throws -> C {
         guard case .run(let command) = try CommandLineParser.parse(arguments) else {
             Issue.record("expected a command for \(arguments)")

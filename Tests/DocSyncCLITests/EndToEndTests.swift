@@ -41,7 +41,7 @@ enum DocsyncBinary {
     }
 }
 
-@Suite(.tags(.endToEnd), .enabled(if: DocsyncBinary.url != nil, "build the executable first: swift build --product docsync"))
+@Suite(.tags(.endToEnd), .enabled(if: DocsyncBinary.url != nil, "build the executable first: swift build --product docsync"), .timeLimit(.minutes(5)))
 struct EndToEndTests {
     @Test func versionAndHelpGoToStdoutWithStatusZero() throws {
         let directory = try TemporaryDirectory()

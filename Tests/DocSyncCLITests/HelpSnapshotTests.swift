@@ -4,7 +4,7 @@ import Testing
 
 /// Every help screen is compared with `Snapshots/<name>.txt`;
 /// `RECORD_SNAPSHOTS=1 swift test --filter HelpSnapshotTests` re-records them.
-@Suite struct HelpSnapshotTests {
+@Suite(.timeLimit(.minutes(3))) struct HelpSnapshotTests {
     @Test(arguments: [
         ("docsync-help", ["--help"]),
         ("docsync-import-help", ["import", "--help"]),

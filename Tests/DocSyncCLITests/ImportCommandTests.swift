@@ -4,7 +4,7 @@ import DocModel
 import Foundation
 import Testing
 
-@Suite struct ImportCommandTests {
+@Suite(.timeLimit(.minutes(3))) struct ImportCommandTests {
     @Test(.tags(.integration)) func hundredThousandRecordsExportAsTheSameCanonicalLines() async throws {
         let directory = try TemporaryDirectory()
         let store = directory.path("big.sqlite")
@@ -144,7 +144,7 @@ import Testing
     }
 }
 
-@Suite struct ReadCommandTests {
+@Suite(.timeLimit(.minutes(3))) struct ReadCommandTests {
     @Test func getPrintsCanonicalJSONAndFailsClearlyWhenAbsent() async throws {
         let directory = try TemporaryDirectory()
         let store = directory.path("s.sqlite")

@@ -7,7 +7,7 @@ import Testing
 import TestSupport
 
 /// demo, init, status, completions and sync through the command line.
-@Suite struct OperatorCommandTests {
+@Suite(.timeLimit(.minutes(3))) struct OperatorCommandTests {
     @Test func demoWithoutEmulatorOrGcloudPlansOnlySaysSoAndExitsZero() async throws {
         let directory = try TemporaryDirectory()
         let result = await runCLI(["demo", "--store", "demo.sqlite"], directory: directory, variables: ["PATH": "/nonexistent"])
@@ -145,7 +145,7 @@ import TestSupport
     }
 }
 
-@Suite(.tags(.integration), .enabled(if: FirestoreEmulator.isAvailable, "skipped: gcloud not found on PATH and FIRESTORE_EMULATOR_HOST unset"))
+@Suite(.tags(.integration), .enabled(if: FirestoreEmulator.isAvailable, "skipped: gcloud not found on PATH and FIRESTORE_EMULATOR_HOST unset"), .timeLimit(.minutes(5)))
 struct PushWithoutConfigTests {
     @Test func pushWithoutAConfigSendsImportedDocumentsToTheEmulator() async throws {
         let emulator = try await FirestoreEmulator.shared()

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// Progress on stderr: redrawn in place on a terminal, plain lines in a pipe, nothing with --quiet.
-@Suite(.tags(.endToEnd), .enabled(if: DocsyncBinary.url != nil, "build the executable first: swift build --product docsync"))
+@Suite(.tags(.endToEnd), .enabled(if: DocsyncBinary.url != nil, "build the executable first: swift build --product docsync"), .timeLimit(.minutes(5)))
 struct ProgressTests {
     /// A config syncing 3,000 records from an NDJSON file (several planning chunks).
     static func makeWorld() throws -> TemporaryDirectory {

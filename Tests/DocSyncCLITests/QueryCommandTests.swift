@@ -5,7 +5,7 @@ import Foundation
 import Testing
 
 /// `docsync query` and `docsync index`, run in-process against a real store file.
-@Suite struct QueryCommandTests {
+@Suite(.timeLimit(.minutes(3))) struct QueryCommandTests {
     let directory: TemporaryDirectory
     let store: String
 

@@ -1,7 +1,7 @@
 @testable import DocSyncCLI
 import Testing
 
-@Suite struct RecordReaderTests {
+@Suite(.timeLimit(.minutes(3))) struct RecordReaderTests {
     /// Every item of `input`, read with a given chunk size (small ones cross chunk boundaries).
     private func items(_ input: String, chunkSize: Int = 1 << 16) throws -> [RecordReader.Item] {
         var reader = RecordReader(source: .text(input), chunkSize: chunkSize)

@@ -6,7 +6,7 @@ import SampleAPI
 import Testing
 import TestSupport
 
-@Suite struct DetailCacheTests {
+@Suite(.timeLimit(.minutes(3))) struct DetailCacheTests {
     /// The perfume API on a loopback socket and a store, without Firestore.
     final class World: Sendable {
         let api = PerfumeSampleAPI()

@@ -2,7 +2,7 @@ import DocModel
 import Testing
 @testable import DocSync
 
-@Suite struct FieldMaskTests {
+@Suite(.timeLimit(.minutes(3))) struct FieldMaskTests {
     @Test func newDocumentNamesEveryTopLevelField() {
         let mask = FieldMask(from: nil, to: ["b": 1, "a": ["x": 1]])
         #expect(mask.paths.map(\.description) == ["a", "b"])
@@ -40,7 +40,7 @@ import Testing
     }
 }
 
-@Suite struct ValueFormatterTests {
+@Suite(.timeLimit(.minutes(3))) struct ValueFormatterTests {
     @Test func arraysShowAddedAndRemovedElements() {
         let change = FieldChange(path: FieldPath(["keyNotes"]), old: ["Rose", "Musk"], new: ["Musk", "Jasmine"])
         #expect(ValueFormatter.change(change) == #"+"Jasmine", -"Rose""#)
@@ -53,7 +53,7 @@ import Testing
     }
 }
 
-@Suite struct NumberSpellingTests {
+@Suite(.timeLimit(.minutes(3))) struct NumberSpellingTests {
     @Test func integerAndDoubleOfTheSameValueAreOnlyASpellingDifference() throws {
         let old = try JSONValue(parsing: #"{"price": 10.0, "tags": [1, 2.5], "meta": {"n": 3}}"#)
         let new = try JSONValue(parsing: #"{"price": 10, "tags": [1.0, 2.5], "meta": {"n": 3.0}}"#)

@@ -4,7 +4,7 @@ import Testing
 @testable import DocSync
 
 /// Golden tests of the three report formats. Re-record with `RECORD_SNAPSHOTS=1 swift test --filter ReportSnapshotTests`.
-@Suite struct ReportSnapshotTests {
+@Suite(.timeLimit(.minutes(3))) struct ReportSnapshotTests {
     static func sampleReport(dryRun: Bool) -> SyncReport {
         var source = SourceReport(name: "perfume", collection: "Perfume")
         source.counts = PlanCounts(create: 1, update: 2, delete: 1, unchanged: 146, failed: 1)

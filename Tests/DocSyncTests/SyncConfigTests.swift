@@ -4,7 +4,7 @@ import RESTSource
 import Testing
 @testable import DocSync
 
-@Suite struct SyncConfigTests {
+@Suite(.timeLimit(.minutes(3))) struct SyncConfigTests {
     static let examplesDirectory = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("examples")
 

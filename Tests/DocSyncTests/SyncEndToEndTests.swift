@@ -6,7 +6,7 @@ import Foundation
 import Testing
 import TestSupport
 
-@Suite(.tags(.integration), .enabled(if: FirestoreEmulator.isAvailable, "skipped: gcloud not found on PATH and FIRESTORE_EMULATOR_HOST unset"))
+@Suite(.tags(.integration), .enabled(if: FirestoreEmulator.isAvailable, "skipped: gcloud not found on PATH and FIRESTORE_EMULATOR_HOST unset"), .timeLimit(.minutes(5)))
 struct SyncEndToEndTests {
     @Test func firstSyncCreatesEveryProductWithParsedFields() async throws {
         let world = try await SyncHarness(label: "first-sync")

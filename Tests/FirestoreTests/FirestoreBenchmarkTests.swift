@@ -1,6 +1,7 @@
 import DocModel
 @testable import Firestore
 import Foundation
+import HTTP
 import Testing
 import TestSupport
 
@@ -8,7 +9,7 @@ import TestSupport
 /// Run with `DOCSYNC_BENCHMARK=1 swift test --filter FirestoreBenchmarkTests`.
 @Suite(.tags(.integration), .serialized,
        .enabled(if: ProcessInfo.processInfo.environment["DOCSYNC_BENCHMARK"] == "1", "set DOCSYNC_BENCHMARK=1 to run"),
-       .enabled(if: FirestoreEmulator.isAvailable, "skipped: gcloud not found on PATH and FIRESTORE_EMULATOR_HOST unset"))
+       .enabled(if: FirestoreEmulator.isAvailable, "skipped: gcloud not found on PATH and FIRESTORE_EMULATOR_HOST unset"), .timeLimit(.minutes(5)))
 struct FirestoreBenchmarkTests {
     @Test(arguments: [(1200, 500, 8), (10_000, 500, 8), (10_000, 200, 8), (10_000, 500, 2), (10_000, 100, 16)])
     func pushThroughput(_ count: Int, _ batch: Int, _ inFlight: Int) async throws {
@@ -32,13 +33,13 @@ struct FirestoreBenchmarkTests {
 }
 
 /// Client-side cost alone: encoding, batching and decoding with an instant transport.
-@Suite(.enabled(if: ProcessInfo.processInfo.environment["DOCSYNC_BENCHMARK"] == "1", "set DOCSYNC_BENCHMARK=1 to run"))
+@Suite(.enabled(if: ProcessInfo.processInfo.environment["DOCSYNC_BENCHMARK"] == "1", "set DOCSYNC_BENCHMARK=1 to run"), .timeLimit(.minutes(3)))
 struct FirestoreClientOverheadBenchmarkTests {
     @Test func encodingAndBatchingCost() async throws {
         let transport = HTTPTransport { request in
             let count = request.body.count > 0 ? (try JSONValue(parsing: request.body))["writes"]?.arrayValue?.count ?? 0 : 0
             let results = Array(repeating: #"{"updateTime":"2026-11-29T14:04:21.056036Z"}"#, count: count)
-            return HTTPTransport.Response(status: 200, body: Array(#"{"writeResults":[\#(results.joined(separator: ","))]}"#.utf8))
+            return HTTPResponse(status: 200, body: Array(#"{"writeResults":[\#(results.joined(separator: ","))]}"#.utf8))
         }
         let client = FirestoreClient(database: FirestoreDatabase(projectID: "p"), endpoint: .emulator(host: "127.0.0.1:1"),
                                      credentials: .emulatorOwner, transport: transport)

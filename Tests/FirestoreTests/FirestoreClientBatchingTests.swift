@@ -1,10 +1,11 @@
 import DocModel
 @testable import Firestore
 import Foundation
+import HTTP
 import Testing
 
 /// Batching rules, with a closure transport standing in for Firestore.
-@Suite struct FirestoreClientBatchingTests {
+@Suite(.timeLimit(.minutes(3))) struct FirestoreClientBatchingTests {
     /// Answers every batchWrite with success and records the documents of each request.
     static func recordingTransport(_ requests: Locked<[[String]]>) -> HTTPTransport {
         HTTPTransport { request in
@@ -12,7 +13,7 @@ import Testing
             let names = writes.map { ($0["update"]?["name"] ?? $0["delete"])?.stringValue ?? "?" }
             requests.withLock { $0.append(names.map { String($0.split(separator: "/").suffix(2).joined(separator: "/")) }) }
             let results = Array(repeating: #"{"updateTime":"2026-11-29T14:04:21.056036Z"}"#, count: writes.count)
-            return HTTPTransport.Response(status: 200, body: Array(#"{"writeResults":[\#(results.joined(separator: ","))]}"#.utf8))
+            return HTTPResponse(status: 200, body: Array(#"{"writeResults":[\#(results.joined(separator: ","))]}"#.utf8))
         }
     }
 
@@ -45,7 +46,7 @@ import Testing
 
     @Test func deleteResultsCarryNoUpdateTime() async {
         let transport = HTTPTransport { _ in
-            HTTPTransport.Response(status: 200, body: Array(#"{"writeResults":[{"updateTime":"2026-11-29T14:04:21.056036000Z"},{}],"status":[{},{}]}"#.utf8))
+            HTTPResponse(status: 200, body: Array(#"{"writeResults":[{"updateTime":"2026-11-29T14:04:21.056036000Z"},{}],"status":[{},{}]}"#.utf8))
         }
         let results = await Self.client(transport).write([.set(doc("C/a"), [:]), .delete(doc("C/b"))])
         #expect(results[0].outcome.successValue == .some("2026-11-29T14:04:21.056036Z"))
@@ -53,7 +54,7 @@ import Testing
     }
 
     @Test func aResponseThatDoesNotMatchTheRequestFailsItsWrites() async {
-        let transport = HTTPTransport { _ in HTTPTransport.Response(status: 200, body: Array(#"{"writeResults":[{}]}"#.utf8)) }
+        let transport = HTTPTransport { _ in HTTPResponse(status: 200, body: Array(#"{"writeResults":[{}]}"#.utf8)) }
         let results = await Self.client(transport).write([.set(doc("C/a"), [:]), .set(doc("C/b"), [:])])
         #expect(results.allSatisfy { if case .unexpectedResponse? = $0.error { true } else { false } })
     }

@@ -1,11 +1,12 @@
 import DocModel
 @testable import Firestore
 import Foundation
+import HTTP
 import Synchronization
 import Testing
 import TestSupport
 
-@Suite struct FirestoreCredentialsTests {
+@Suite(.timeLimit(.minutes(3))) struct FirestoreCredentialsTests {
     /// A throwaway RSA key pair made with the openssl command line, in its own temp dir.
     struct KeyPair {
         let directory: URL
@@ -163,7 +164,7 @@ import TestSupport
         let transport = HTTPTransport { request in
             if request.url.hasPrefix(endpoint.server.baseURL) { return try await HTTPTransport.live.send(request) }
             seen.withLock { $0.append(request.url + " " + (request.headers["Authorization"] ?? "-")) }
-            return HTTPTransport.Response(status: 404, body: Array(#"{"error":{"code":404,"message":"nope","status":"NOT_FOUND"}}"#.utf8))
+            return HTTPResponse(status: 404, body: Array(#"{"error":{"code":404,"message":"nope","status":"NOT_FOUND"}}"#.utf8))
         }
         let client = FirestoreClient(database: FirestoreDatabase(projectID: "demo"), endpoint: .production,
                                      credentials: .serviceAccount(ServiceAccountKey(clientEmail: "a@b", privateKeyPEM: keys.privatePEM,
@@ -184,9 +185,9 @@ import TestSupport
             let authorization = request.headers["Authorization"] ?? "-"
             seen.withLock { $0.append(authorization) }
             if authorization == "Bearer tok-1" {
-                return HTTPTransport.Response(status: 401, body: Array(#"{"error":{"code":401,"message":"expired","status":"UNAUTHENTICATED"}}"#.utf8))
+                return HTTPResponse(status: 401, body: Array(#"{"error":{"code":401,"message":"expired","status":"UNAUTHENTICATED"}}"#.utf8))
             }
-            return HTTPTransport.Response(status: 404, body: Array(#"{"error":{"code":404,"message":"x","status":"NOT_FOUND"}}"#.utf8))
+            return HTTPResponse(status: 404, body: Array(#"{"error":{"code":404,"message":"x","status":"NOT_FOUND"}}"#.utf8))
         }
         let client = FirestoreClient(database: FirestoreDatabase(projectID: "demo"), endpoint: .production,
                                      credentials: .serviceAccount(ServiceAccountKey(clientEmail: "a@b", privateKeyPEM: keys.privatePEM,
@@ -215,7 +216,7 @@ import TestSupport
         let seen = Locked<[String]>([])
         let transport = HTTPTransport { request in
             seen.withLock { $0.append(request.headers["Authorization"] ?? "-") }
-            return HTTPTransport.Response(status: 404, body: Array(#"{"error":{"code":404,"message":"x","status":"NOT_FOUND"}}"#.utf8))
+            return HTTPResponse(status: 404, body: Array(#"{"error":{"code":404,"message":"x","status":"NOT_FOUND"}}"#.utf8))
         }
         let client = FirestoreClient(database: FirestoreDatabase(projectID: "p"), endpoint: .emulator(host: "127.0.0.1:9"),
                                      credentials: .accessToken("ya29.real-secret"), transport: transport)

@@ -1,12 +1,13 @@
 import DocModel
 @testable import Firestore
 import Foundation
+import HTTP
 import Synchronization
 import Testing
 import TestSupport
 
 /// Retry behaviour against a real HTTP server on loopback (`LoopbackHTTPServer`).
-@Suite struct FirestoreRetryTests {
+@Suite(.timeLimit(.minutes(3))) struct FirestoreRetryTests {
     /// Records the waits the client asked for, without waiting.
     final class SleepLog: Sendable {
         private let durations = Mutex<[Duration]>([])

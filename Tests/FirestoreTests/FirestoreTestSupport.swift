@@ -1,6 +1,7 @@
 import DocModel
 @testable import Firestore
 import Foundation
+import HTTP
 import Synchronization
 import Testing
 import TestSupport
@@ -49,7 +50,7 @@ func makeEmulatorClient(_ label: String, options: FirestoreClientOptions = .init
 
 /// Sends a raw request to the emulator (the "someone else" writer, and the raw-JSON oracle).
 func raw(_ client: FirestoreClient, _ method: String, _ path: String, body: String? = nil) async throws -> JSONValue {
-    let request = HTTPTransport.Request(method: method, url: client.documentsURL + path,
+    let request = HTTPRequest(method: method, url: client.documentsURL + path,
                                         headers: ["Authorization": "Bearer owner", "Content-Type": "application/json"],
                                         body: Array((body ?? "").utf8))
     let response = try await HTTPTransport.live.send(request)

@@ -2,7 +2,7 @@ import DocModel
 @testable import Firestore
 import Testing
 
-@Suite struct FirestoreValueCodecTests {
+@Suite(.timeLimit(.minutes(3))) struct FirestoreValueCodecTests {
     let codec = FirestoreValueCodec(database: FirestoreDatabase(projectID: "p", databaseID: "(default)"))
 
     /// Store value, Firestore Value JSON (as text), and the store value a read gives back.

@@ -2,7 +2,7 @@ import DocModel
 @testable import Firestore
 import Testing
 
-@Suite struct FirestoreWritePreparationTests {
+@Suite(.timeLimit(.minutes(3))) struct FirestoreWritePreparationTests {
     let client = FirestoreClient(database: FirestoreDatabase(projectID: "p"), endpoint: .emulator(host: "127.0.0.1:1"),
                                  credentials: .emulatorOwner, transport: .unimplemented)
 

@@ -13,7 +13,7 @@ import TestSupport
 /// The generator is seeded (`QUERY_ORACLE_SEED`, default below) and the
 /// number of queries can be raised with `QUERY_ORACLE_QUERIES`; a failure
 /// prints the seed, the query and both answers.
-@Suite(.tags(.integration), .enabled(if: FirestoreEmulator.isAvailable, "\(FirestoreEmulator.skipMessage)"))
+@Suite(.tags(.integration), .enabled(if: FirestoreEmulator.isAvailable, "\(FirestoreEmulator.skipMessage)"), .timeLimit(.minutes(5)))
 struct QueryOracleTests {
     static let collection = "Oracle"
 

@@ -1,7 +1,7 @@
 @testable import Firestore
 import Testing
 
-@Suite struct TimestampTests {
+@Suite(.timeLimit(.minutes(3))) struct TimestampTests {
     @Test(arguments: [
         ("2024-01-02T03:04:05Z", "2024-01-02T03:04:05Z"),
         ("2024-01-02T03:04:05.000000Z", "2024-01-02T03:04:05Z"),

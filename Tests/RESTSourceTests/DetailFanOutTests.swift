@@ -1,11 +1,12 @@
 import DocModel
 import Foundation
+import HTTP
 import RESTSource
 import Testing
 import TestSupport
 
 /// Detail requests: merge options, bounded concurrency, rate limit.
-@Suite struct DetailFanOutTests {
+@Suite(.timeLimit(.minutes(3))) struct DetailFanOutTests {
     private static let list = JSONValue.object(["items": .array((1...30).map { ["id": .string("r\($0)"), "name": .string("n\($0)")] })]).canonicalText
 
     @Test func detailIsTakenFromItsRecordPathNestedAndChecked() async throws {

@@ -10,7 +10,7 @@ import TestSupport
 /// runs it in a release build with `DOCSYNC_BENCH=1` and it prints a table of
 /// wall time against the ideal N·L/C. `DOCSYNC_BENCH_N` and
 /// `DOCSYNC_BENCH_LATENCY_MS` change the defaults (1000 calls, 20 ms).
-@Suite struct FanoutBenchmark {
+@Suite(.timeLimit(.minutes(3))) struct FanoutBenchmark {
     static let environment = ProcessInfo.processInfo.environment
 
     @Test(.enabled(if: environment["DOCSYNC_BENCH"] == "1"))

@@ -1,11 +1,12 @@
 import DocModel
 import Foundation
+import HTTP
 import RESTSource
 import Testing
 import TestSupport
 
 /// Retries, timeouts, broken bodies and per-record failures.
-@Suite struct FaultTests {
+@Suite(.timeLimit(.minutes(3))) struct FaultTests {
     @Test func serviceUnavailableThenOKIsRetried() async throws {
         let api = try PullHarness.sampleAPI()
         let calls = LoopbackLock(0)

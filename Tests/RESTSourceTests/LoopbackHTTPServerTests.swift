@@ -1,14 +1,11 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
+import HTTP
 import Testing
 import TestSupport
 
-@Suite struct LoopbackHTTPServerTests {
-    private func get(_ url: String, session: URLSession = .shared) async throws -> (Data, HTTPURLResponse) {
-        let (data, response) = try await session.data(from: URL(string: url)!)
-        return (data, response as! HTTPURLResponse)
+@Suite(.timeLimit(.minutes(2))) struct LoopbackHTTPServerTests {
+    private func get(_ url: String) async throws -> HTTPResponse {
+        try await HTTPTransport.live.send(HTTPRequest(url: url, timeout: .seconds(30)))
     }
 
     @Test func answersWithHandlerStatusHeadersAndBody() async throws {
@@ -18,13 +15,11 @@ import TestSupport
             return spec
         }
         defer { server.stop() }
-        var request = URLRequest(url: URL(string: server.baseURL + "/a/b?x=1&y=%20")!)
-        request.setValue("hello", forHTTPHeaderField: "X-Test")
-        let (data, response) = try await URLSession.shared.data(for: request)
-        let http = try #require(response as? HTTPURLResponse)
-        #expect(http.statusCode == 201)
-        #expect(http.value(forHTTPHeaderField: "X-Echo") == "hello")
-        #expect(String(decoding: data, as: UTF8.self) == #"{"path":"/a/b?x=1&y=%20"}"#)
+        let request = HTTPRequest(url: server.baseURL + "/a/b?x=1&y=%20", headers: ["X-Test": "hello"])
+        let response = try await HTTPTransport.live.send(request)
+        #expect(response.status == 201)
+        #expect(response.headers["x-echo"] == "hello")
+        #expect(String(decoding: response.body, as: UTF8.self) == #"{"path":"/a/b?x=1&y=%20"}"#)
     }
 
     @Test func receivesPostBody() async throws {
@@ -35,11 +30,8 @@ import TestSupport
         }
         defer { server.stop() }
         let payload = [UInt8]((0..<200_000).map { UInt8($0 % 251) })
-        var request = URLRequest(url: URL(string: server.baseURL + "/upload")!)
-        request.httpMethod = "POST"
-        request.httpBody = Data(payload)
-        let (_, response) = try await URLSession.shared.data(for: request)
-        #expect((response as? HTTPURLResponse)?.statusCode == 204)
+        let response = try await HTTPTransport.live.send(HTTPRequest(method: "POST", url: server.baseURL + "/upload", body: payload))
+        #expect(response.status == 204)
         #expect(received.withLock { $0 } == payload)
     }
 
@@ -49,14 +41,11 @@ import TestSupport
             return .json(#"{"n":"\#(request.path.dropFirst())"}"#)
         }
         defer { server.stop() }
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.httpMaximumConnectionsPerHost = 40
-        let session = URLSession(configuration: configuration)
         let bodies = try await withThrowingTaskGroup(of: (Int, String).self) { group in
             for index in 0..<100 {
                 group.addTask {
-                    let (data, _) = try await self.get(server.baseURL + "/\(index)", session: session)
-                    return (index, String(decoding: data, as: UTF8.self))
+                    let response = try await self.get(server.baseURL + "/\(index)")
+                    return (index, String(decoding: response.body, as: UTF8.self))
                 }
             }
             var result: [Int: String] = [:]
@@ -76,8 +65,8 @@ import TestSupport
             return spec
         }
         defer { server.stop() }
-        await #expect(throws: (any Error).self) { _ = try await self.get(server.baseURL + "/truncate") }
-        await #expect(throws: (any Error).self) { _ = try await self.get(server.baseURL + "/reset") }
+        await #expect(throws: HTTPError.self) { _ = try await self.get(server.baseURL + "/truncate") }
+        await #expect(throws: HTTPError.self) { _ = try await self.get(server.baseURL + "/reset") }
     }
 
     @Test func stopCancelsSlowHandlersAndRefusesNewConnections() async throws {

@@ -5,7 +5,7 @@ import Testing
 import TestSupport
 
 /// Offset, cursor and next-link paging, incremental cursors, NDJSON and file sources.
-@Suite struct PaginationTests {
+@Suite(.timeLimit(.minutes(3))) struct PaginationTests {
     /// 25 items `i1`…`i25` with an `updated` counter.
     private static let items: [JSONValue] = (1...25).map { ["id": .string("i\($0)"), "updated": .int(Int64(100 + $0))] }
 

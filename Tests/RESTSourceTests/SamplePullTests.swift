@@ -5,7 +5,7 @@ import Testing
 import TestSupport
 
 /// End-to-end pulls of the four sample API shapes over real HTTP.
-@Suite struct SamplePullTests {
+@Suite(.timeLimit(.minutes(3))) struct SamplePullTests {
     @Test func perfumePullsAllProductsOverThreePagesWithOneDetailCallEach() async throws {
         let api = try PullHarness.sampleAPI(keys: .init(rapidAPI: "rk-secret-1"))
         let log = LoopbackLock<[HTTPRequestRecord]>([])

@@ -3,7 +3,7 @@ import RESTSource
 import Testing
 
 /// HTML to text, labelled sections, split, convert and keys, on values.
-@Suite struct ShapingTests {
+@Suite(.timeLimit(.minutes(3))) struct ShapingTests {
     @Test(arguments: [
         ("<b>Key Notes:</b> Rose &amp; Oud<br>Musk", "Key Notes: Rose & Oud\nMusk"),
         ("<p>One</p><p>Two</p>", "One\nTwo"),

@@ -3,7 +3,7 @@ import RESTSource
 import Testing
 
 /// Config decoding: what is accepted, and errors that name the path of the mistake.
-@Suite struct SourceConfigTests {
+@Suite(.timeLimit(.minutes(3))) struct SourceConfigTests {
     private func decode(_ json: String) throws(ConfigError) -> SourceConfig {
         let value = try! JSONValue(parsing: json)
         return try SourceConfig.decode(value, at: "sources[0]")

@@ -225,7 +225,7 @@ extension BadInputCase {
 /// Bad input from the API, the config, the environment and the store: each gives
 /// a clear message naming the record, field or path; the rest of the run goes on
 /// where that is safe; nothing stored or pushed is lost or corrupted.
-@Suite(.tags(.integration), .enabled(if: FirestoreEmulator.isAvailable, "skipped: \(FirestoreEmulator.skipMessage)"))
+@Suite(.tags(.integration), .enabled(if: FirestoreEmulator.isAvailable, "skipped: \(FirestoreEmulator.skipMessage)"), .timeLimit(.minutes(5)))
 struct BadInputCorpusTests {
     @Test(arguments: BadInputCase.all)
     func badInputIsReportedAndNothingStoredOrPushedIsLost(_ bad: BadInputCase) async throws {

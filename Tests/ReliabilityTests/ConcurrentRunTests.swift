@@ -8,7 +8,7 @@ import TestSupport
 /// (or waits with `--wait`); readers (`export`, `get`) work while a sync writes.
 @Suite(.tags(.integration, .endToEnd),
        .enabled(if: DocsyncBinary.url != nil, "skipped: \(DocsyncBinary.skipMessage)"),
-       .enabled(if: FirestoreEmulator.isAvailable, "skipped: \(FirestoreEmulator.skipMessage)"))
+       .enabled(if: FirestoreEmulator.isAvailable, "skipped: \(FirestoreEmulator.skipMessage)"), .timeLimit(.minutes(5)))
 struct ConcurrentRunTests {
     @Test func secondSyncFailsFastOrWaitsAndReadersReadWhileASyncWrites() async throws {
         let emulator = try await FirestoreEmulator.shared()

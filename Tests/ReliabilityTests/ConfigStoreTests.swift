@@ -4,7 +4,7 @@ import Testing
 
 /// Found while building the campaigns: options whose defaults the parser fills in
 /// (`--store`, `--database`) override the config file even when not given.
-@Suite struct ConfigStoreTests {
+@Suite(.timeLimit(.minutes(3))) struct ConfigStoreTests {
     func run(_ arguments: [String], in directory: TemporaryDirectory, variables: [String: String] = [:]) async -> (CLIStatus, String, String) {
         let out = OutputBuffer(), err = OutputBuffer()
         let environment = Environment(stdout: out.sink, stderr: err.sink, variables: variables, currentDirectory: directory.url.path)

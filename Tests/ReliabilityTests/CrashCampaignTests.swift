@@ -9,7 +9,7 @@ import TestSupport
 /// nothing was lost or corrupted: docsync's promise is "safe to re-run after a crash".
 @Suite(.serialized, .tags(.integration, .endToEnd, .campaign),
        .enabled(if: DocsyncBinary.url != nil, "skipped: \(DocsyncBinary.skipMessage)"),
-       .enabled(if: FirestoreEmulator.isAvailable, "skipped: \(FirestoreEmulator.skipMessage)"))
+       .enabled(if: FirestoreEmulator.isAvailable, "skipped: \(FirestoreEmulator.skipMessage)"), .timeLimit(.minutes(20)))
 struct CrashCampaignTests {
     /// When a trial kills the process.
     enum Moment: String, CaseIterable, Sendable {

@@ -1,5 +1,6 @@
 import DocModel
 import Firestore
+import HTTP
 import TestSupport
 
 /// Warms the emulator and the shared project once per test process, before any

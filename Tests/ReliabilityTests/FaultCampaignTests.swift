@@ -3,9 +3,7 @@ import DocStore
 import DocSync
 import Firestore
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
+import HTTP
 import SampleAPI
 import Testing
 import TestSupport
@@ -41,28 +39,12 @@ final class FaultWorld: Sendable {
         firestoreProxy.stop()
     }
 
-    /// URLSession with a short request timeout, so a `.delay` fault (6 s) times out (4 s).
-    static let impatientTransport: Firestore.HTTPTransport = {
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = 4
-        configuration.httpMaximumConnectionsPerHost = 8
-        configuration.urlCache = nil
-        configuration.httpCookieStorage = nil
-        let session = URLSession(configuration: configuration)
-        return Firestore.HTTPTransport { request in
-            var urlRequest = URLRequest(url: URL(string: request.url)!)
-            urlRequest.httpMethod = request.method
-            for (name, value) in request.headers { urlRequest.setValue(value, forHTTPHeaderField: name) }
-            if !request.body.isEmpty { urlRequest.httpBody = Data(request.body) }
-            let (data, response) = try await session.data(for: urlRequest)
-            guard let http = response as? HTTPURLResponse else { throw URLError(.badServerResponse) }
-            var headers: [String: String] = [:]
-            for (name, value) in http.allHeaderFields {
-                if let name = name as? String, let value = value as? String { headers[name] = value }
-            }
-            return Firestore.HTTPTransport.Response(status: http.statusCode, headers: headers, body: [UInt8](data))
-        }
-    }()
+    /// The live transport with a short request timeout, so a `.delay` fault (6 s) times out (4 s).
+    static let impatientTransport = HTTPTransport { request in
+        var request = request
+        request.timeout = .seconds(4)
+        return try await HTTPTransport.live.send(request)
+    }
 
     /// The perfume source through the API proxy, with `retries` and a 1 s timeout.
     func source(retries: Int) throws -> [SourceDefinition] {
@@ -126,7 +108,7 @@ final class FaultWorld: Sendable {
 /// connections and truncate bodies: within the retry budget the result equals a
 /// clean run; past it, failed records are reported, stay pending (or unstored),
 /// and the next run completes them.
-@Suite(.serialized, .tags(.integration, .campaign), .enabled(if: FirestoreEmulator.isAvailable, "skipped: \(FirestoreEmulator.skipMessage)"))
+@Suite(.serialized, .tags(.integration, .campaign), .enabled(if: FirestoreEmulator.isAvailable, "skipped: \(FirestoreEmulator.skipMessage)"), .timeLimit(.minutes(20)))
 struct FaultCampaignTests {
     static let seeds: [UInt64] = (0..<Campaign.size(ci: 1, full: 10)).map { Campaign.seed &+ 0x5000 &+ UInt64($0) }
 

@@ -6,7 +6,7 @@ import Testing
 /// form one Swift `Character`, which `FieldPath(parsing:)` does not recognise as
 /// a backtick. Field names come from API data, so such a name can reach an
 /// update mask.
-@Suite struct FieldPathRoundTripTests {
+@Suite(.timeLimit(.minutes(3))) struct FieldPathRoundTripTests {
     @Test(arguments: ["\u{31E}", "\u{301}rating", "a`\u{301}", "x\\\u{300}"])
     func anySegmentPrintsToTextThatParsesBackToIt(_ segment: String) throws {
         let path = FieldPath([segment, "b"])

@@ -16,7 +16,7 @@ import Testing
 /// without a hang; parsers that accept an input must also round-trip it. CI
 /// runs about 11,000 cases; `DOCSYNC_CAMPAIGN=1` (`scripts/campaign`) runs
 /// over 100,000. Each shard has its own seed, named in any failure.
-@Suite(.tags(.campaign))
+@Suite(.tags(.campaign), .timeLimit(.minutes(20)))
 struct FuzzTests {
     static let casesPerShard = 1_000
 

@@ -7,7 +7,7 @@ import TestSupport
 /// keys) never appear in what docsync prints, logs, reports or stores.
 @Suite(.tags(.integration, .endToEnd),
        .enabled(if: DocsyncBinary.url != nil, "skipped: \(DocsyncBinary.skipMessage)"),
-       .enabled(if: FirestoreEmulator.isAvailable, "skipped: \(FirestoreEmulator.skipMessage)"))
+       .enabled(if: FirestoreEmulator.isAvailable, "skipped: \(FirestoreEmulator.skipMessage)"), .timeLimit(.minutes(5)))
 struct SecretTests {
     @Test func secretValuesAppearNowhereInOutputLogsReportsOrTheStore() async throws {
         let secret = "sk-docsync-SECRET-7f3a9c" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased().prefix(16)

@@ -9,7 +9,7 @@ import Testing
 import TestSupport
 
 /// docsync has no option to turn TLS certificate checks off, and no code that does.
-@Suite struct TLSTests {
+@Suite(.timeLimit(.minutes(3))) struct TLSTests {
     /// Words that appear in Swift code that accepts any certificate (a URLSession
     /// delegate answering server-trust challenges, libcurl's verify switches).
     static let bypassMarkers = [

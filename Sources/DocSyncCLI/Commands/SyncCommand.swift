@@ -86,7 +86,7 @@ struct SyncCommand: RunnableCommand, Equatable {
         var engine = SyncEngine(
             store: setup.store, sources: setup.config.sources, policy: setup.config.policy, firestore: firestore?.client,
             environment: environment.variables, progress: console.progressReporter(), meter: meter)
-        if output.isVerbose { engine.sourceRequestLog = console.logSourceRequest }
+        if output.isVerbose { engine.sourceRequestLog = console.logRequest }
         var options = SyncOptions()
         options.isDryRun = isDryRun
         options.skipsPush = skipsPush
