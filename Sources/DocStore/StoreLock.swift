@@ -17,9 +17,12 @@ public final class StoreLock: Sendable {
     private let descriptor: Int32
 
     /// Takes the lock for `storePath`, waiting up to `wait` (zero: fail at once).
-    /// - Throws: `DocStoreError.storeInUse` naming the holder's pid, or
-    ///   `.cannotOpen` when the lock file cannot be created.
-    public init(storePath: String, wait: Duration = .zero) throws {
+    ///
+    /// Between tries it sleeps with `Task.sleep`, so waiting never blocks a
+    /// cooperative thread, and a cancelled task stops waiting.
+    /// - Throws: `DocStoreError.storeInUse` naming the holder's pid,
+    ///   `.cannotOpen` when the lock file cannot be created, or `CancellationError`.
+    public init(storePath: String, wait: Duration = .zero) async throws {
         path = storePath + ".lock"
         let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         guard fd >= 0 else {
@@ -32,7 +35,12 @@ public final class StoreLock: Sendable {
                 close(fd)
                 throw DocStoreError.storeInUse(path: storePath, pid: holder)
             }
-            usleep(50_000)
+            do {
+                try await Task.sleep(for: .milliseconds(50))
+            } catch {
+                close(fd)
+                throw error
+            }
         }
         descriptor = fd
         let pid = "\(getpid())\n"

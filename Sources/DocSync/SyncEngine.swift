@@ -112,7 +112,7 @@ public struct SyncEngine: Sendable {
     private func lockStore(wait: Duration) async throws -> StoreLock? {
         let path = await store.path
         guard path != ":memory:", !path.isEmpty else { return nil }
-        return try StoreLock(storePath: path, wait: wait)
+        return try await StoreLock(storePath: path, wait: wait)
     }
 
     static func outcome(of report: SyncReport) -> RunRecord.Outcome {

@@ -1,33 +1,39 @@
+import Synchronization
+
 /// A bounded single-producer, single-consumer channel: `send` waits while the
 /// buffer is full, so a slow consumer slows the pull instead of growing memory.
-final class EventChannel<Element: Sendable>: @unchecked Sendable {
-    // Safety: every stored property is read and written only while holding `lock`;
-    // continuations are resumed after the lock is released.
-    private let lock = Lock()
+///
+/// All state lives in one `Mutex`; continuations are resumed after it is
+/// released, and waiting is always a continuation, never a blocked thread.
+final class EventChannel<Element: Sendable>: Sendable {
+    private struct State {
+        var buffer: [Element] = []
+        var head = 0
+        var ending: Result<Void, any Error>?
+        var isClosedByConsumer = false
+        var receiver: CheckedContinuation<Element?, any Error>?
+        var sender: CheckedContinuation<Void, any Error>?
+
+        var count: Int { buffer.count - head }
+    }
+
     private let capacity: Int
-    private var buffer: [Element] = []
-    private var head = 0
-    private var ending: Result<Void, Error>?
-    private var isClosedByConsumer = false
-    private var receiver: CheckedContinuation<Element?, Error>?
-    private var sender: CheckedContinuation<Void, Error>?
+    private let state = Mutex(State())
 
     init(capacity: Int) { self.capacity = max(1, capacity) }
-
-    private var count: Int { buffer.count - head }
 
     /// Delivers `element`, waiting while the buffer is full.
     /// - Throws: `CancellationError` when the consumer has gone away.
     func send(_ element: Element) async throws {
         while true {
-            let outcome: SendOutcome = lock.withLock {
-                if isClosedByConsumer { return .closed }
-                if let receiver {
-                    self.receiver = nil
+            let outcome: SendOutcome = state.withLock { state in
+                if state.isClosedByConsumer { return .closed }
+                if let receiver = state.receiver {
+                    state.receiver = nil
                     return .handed(receiver)
                 }
-                if count < capacity {
-                    buffer.append(element)
+                if state.count < capacity {
+                    state.buffer.append(element)
                     return .buffered
                 }
                 return .full
@@ -37,10 +43,10 @@ final class EventChannel<Element: Sendable>: @unchecked Sendable {
             case .handed(let receiver): receiver.resume(returning: element); return
             case .buffered: return
             case .full:
-                try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, Error>) in
-                    let resumeNow: Bool = lock.withLock {
-                        if isClosedByConsumer || count < capacity { return true }
-                        sender = continuation
+                try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                    let resumeNow: Bool = state.withLock { state in
+                        if state.isClosedByConsumer || state.count < capacity { return true }
+                        state.sender = continuation
                         return false
                     }
                     if resumeNow { continuation.resume() }
@@ -50,21 +56,21 @@ final class EventChannel<Element: Sendable>: @unchecked Sendable {
     }
 
     private enum ReceiveAction {
-        case value(Element), end(Result<Void, Error>), wait, cancelled
+        case value(Element), end(Result<Void, any Error>), wait, cancelled
     }
 
     private enum SendOutcome {
         case closed, buffered, full
-        case handed(CheckedContinuation<Element?, Error>)
+        case handed(CheckedContinuation<Element?, any Error>)
     }
 
     /// Ends the stream after the buffered elements, normally or with an error.
-    func finish(throwing error: Error? = nil) {
-        let waiting: CheckedContinuation<Element?, Error>? = lock.withLock {
-            guard ending == nil else { return nil }
-            ending = error.map { .failure($0) } ?? .success(())
-            guard count == 0, let receiver else { return nil }
-            self.receiver = nil
+    func finish(throwing error: (any Error)? = nil) {
+        let waiting: CheckedContinuation<Element?, any Error>? = state.withLock { state in
+            guard state.ending == nil else { return nil }
+            state.ending = error.map { .failure($0) } ?? .success(())
+            guard state.count == 0, let receiver = state.receiver else { return nil }
+            state.receiver = nil
             return receiver
         }
         if let waiting {
@@ -75,21 +81,23 @@ final class EventChannel<Element: Sendable>: @unchecked Sendable {
     /// The next element, nil at the end; rethrows the producer's error.
     func receive() async throws -> Element? {
         try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Element?, Error>) in
-                var wakeSender: CheckedContinuation<Void, Error>?
-                let action: ReceiveAction = lock.withLock {
-                    if count > 0 {
-                        let element = buffer[head]
-                        head += 1
-                        if head > 64, head * 2 > buffer.count { buffer.removeFirst(head); head = 0 }
-                        wakeSender = sender
-                        sender = nil
-                        return .value(element)
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Element?, any Error>) in
+                let (action, wakeSender) = state.withLock { state -> (ReceiveAction, CheckedContinuation<Void, any Error>?) in
+                    if state.count > 0 {
+                        let element = state.buffer[state.head]
+                        state.head += 1
+                        if state.head > 64, state.head * 2 > state.buffer.count {
+                            state.buffer.removeFirst(state.head)
+                            state.head = 0
+                        }
+                        let sender = state.sender
+                        state.sender = nil
+                        return (.value(element), sender)
                     }
-                    if let ending { return .end(ending) }
-                    if isClosedByConsumer { return .cancelled }
-                    receiver = continuation
-                    return .wait
+                    if let ending = state.ending { return (.end(ending), nil) }
+                    if state.isClosedByConsumer { return (.cancelled, nil) }
+                    state.receiver = continuation
+                    return (.wait, nil)
                 }
                 wakeSender?.resume()
                 switch action {
@@ -107,11 +115,11 @@ final class EventChannel<Element: Sendable>: @unchecked Sendable {
 
     /// The consumer is gone: wake everyone; later sends throw `CancellationError`.
     func close() {
-        let (waitingReceiver, waitingSender) = lock.withLock { () -> (CheckedContinuation<Element?, Error>?, CheckedContinuation<Void, Error>?) in
-            isClosedByConsumer = true
-            let pair = (receiver, sender)
-            receiver = nil
-            sender = nil
+        let (waitingReceiver, waitingSender) = state.withLock { state in
+            state.isClosedByConsumer = true
+            let pair = (state.receiver, state.sender)
+            state.receiver = nil
+            state.sender = nil
             return pair
         }
         waitingReceiver?.resume(throwing: CancellationError())
