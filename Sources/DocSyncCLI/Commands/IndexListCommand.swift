@@ -7,20 +7,20 @@ struct IndexListCommand: RunnableCommand, Equatable {
         name: "list",
         summary: "List the indexes, of one collection or of all.",
         arguments: [ArgumentSpec(name: "collection", help: "Only this collection's indexes.", isOptional: true)],
-        options: [.store],
+        options: [.storeConfig, .storeOverride],
         command: IndexListCommand.self
     )
 
     var collection: CollectionPath?
-    var storePath: String
+    var store: StoreLocation
 
     init(parsing arguments: ParsedArguments) throws(UsageError) {
         collection = arguments.argument("collection") == nil ? nil : try arguments.collectionPath("collection")
-        storePath = arguments.storePath
+        store = StoreLocation(arguments)
     }
 
     func run(in environment: Environment) async throws -> ExitStatus {
-        let store = try DocumentStore(path: environment.resolve(storePath), createIfMissing: false)
+        let store = try await self.store.open(in: environment)
         let indexes = try await store.indexes(in: collection)
         guard !indexes.isEmpty else {
             environment.stdout.writeLine("no indexes")
