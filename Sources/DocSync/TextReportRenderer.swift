@@ -40,7 +40,8 @@ public struct TextReportRenderer: Sendable {
                 out += paint("Pull of source \(source.name) failed: ", .red) + pullError + "\n"
             }
             if let failure = source.pushFailure {
-                out += paint("Push failed for \(Self.documents(failure.affected)) of \(source.collection): ", .red) + failure.message + "\n"
+                let scope = source.collection.hasPrefix("(") ? "" : " of \(source.collection)"
+                out += paint("Push failed for \(Self.documents(failure.affected))\(scope): ", .red) + failure.message + "\n"
                 out += "  hint: " + failure.hint + "\n"
             }
         }
@@ -65,15 +66,14 @@ public struct TextReportRenderer: Sendable {
             }
             let unlisted = source.omittedChanges + source.changes.count - listed
             if unlisted > 0 {
-                out += "  … and \(unlisted) more changed documents (counted above, not listed"
-                    + (moreHint.map { "; \($0)" } ?? "") + ")\n"
+                out += "  … and \(unlisted) more changed documents (" + (moreHint ?? "counted above, not listed") + ")\n"
             }
             for failure in perRecord {
                 out += "  " + paint("!", .magenta) + " " + Self.describe(failure) + "\n"
             }
             if let failure = source.pushFailure {
-                out += "  " + paint("!", .magenta) + " \(Self.documents(failure.affected)) not pushed (\(failure.kind.rawValue)): "
-                    + failure.message + "\n"
+                out += "  " + paint("!", .magenta) + " \(Self.documents(failure.affected)) not pushed (\(failure.kind.rawValue); "
+                    + "the cause is above), left pending\n"
             }
             if source.pull.detailCalls > 0 || source.pull.detailCallsSaved > 0 || source.pull.skipped > 0 {
                 var parts = ["\(source.pull.records) records from \(source.pull.pages) pages"]

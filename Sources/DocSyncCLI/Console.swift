@@ -115,7 +115,7 @@ final class Console: Sendable {
         switch format {
         case .text:
             let renderer = TextReportRenderer(useColor: useColor, changeLimit: listLimit,
-                                              moreHint: listLimit.map { "listed: the first \($0); --list all shows every one" })
+                                              moreHint: listLimit.map { "counted above; the first \($0) are listed, --list all lists every one" })
             environment.stdout.write(renderer.render(report))
         case .summary: environment.stdout.write(TextReportRenderer(useColor: useColor, isSummaryOnly: true).render(report))
         case .json: environment.stdout.write(JSONReportRenderer().render(report))

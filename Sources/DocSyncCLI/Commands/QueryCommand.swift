@@ -141,7 +141,8 @@ struct QueryCommand: RunnableCommand, Equatable {
                 return .success
             }
             let documents = try await store.documents(matching: query)
-            let renderer = QueryResultRenderer(format: format, selection: query.selection)
+            var renderer = QueryResultRenderer(format: format, selection: query.selection)
+            renderer.width = TerminalSize.columns(variables: environment.variables, isTerminal: environment.stdout.isTerminal)
             environment.stdout.write(renderer.render(documents))
             return .success
         } catch let error as QueryError {

@@ -1,0 +1,316 @@
+@testable import DocSyncCLI
+import DocModel
+import DocStore
+import Foundation
+import Testing
+import TestSupport
+
+/// Issue 18, "Operator experience, round two": what a new user tripped over.
+@Suite(.timeLimit(.minutes(5)))
+struct OperatorExperienceTests {
+    // MARK: Fixtures
+
+    /// `count` NDJSON records `{"id": "r<i>", "n": i, …}`, plus `extra` lines.
+    static func records(_ count: Int, extra: [String] = []) -> String {
+        (0..<count).map { #"{"id":"r\#($0)","n":\#($0),"name":"record \#($0)"}"# }.joined(separator: "\n") + "\n"
+            + extra.map { $0 + "\n" }.joined()
+    }
+
+    /// A folder with a file source of `count` records and a config whose store is `mine.sqlite`.
+    static func fileWorld(_ count: Int = 150, extra: [String] = [], target: String? = nil) throws -> TemporaryDirectory {
+        let directory = try TemporaryDirectory()
+        _ = try directory.write(records(count, extra: extra), to: "records.ndjson")
+        let targetJSON = target.map { #""target": \#($0), "# } ?? ""
+        _ = try directory.write(#"""
+            {"store": "mine.sqlite", \#(targetJSON)"sources": [{"name": "records", "collection": "Items", "file": "records.ndjson", "key": "id"}]}
+            """#, to: "docsync.json")
+        return directory
+    }
+
+    /// A config for an API at `baseURL` listing `/items` (records at `items`).
+    static func apiConfig(_ baseURL: String, headers: String = "{}") -> String {
+        #"""
+        {"store": "s.sqlite", "sources": [{"name": "api", "collection": "Items", "baseURL": "\#(baseURL)", "headers": \#(headers),
+          "list": {"path": "/items", "records": "items"}, "key": "id"}]}
+        """#
+    }
+
+    static func lines(of text: String, containing needle: String) -> Int {
+        text.split(separator: "\n").filter { $0.contains(needle) }.count
+    }
+
+    // MARK: 1. --config on the read commands
+
+    @Test func everyStoreCommandUsesTheConfigsStoreAndStoreStillWins() async throws {
+        let directory = try TemporaryDirectory()
+        _ = try directory.write(#"{"store": "mine.sqlite", "sources": []}"#, to: "docsync.json")
+        let imported = await runCLI(["import", "Items", "-", "--key", "id"], stdin: Self.records(3), directory: directory)
+        #expect(imported.status == .success, "\(imported.stderr)")
+        #expect(FileManager.default.fileExists(atPath: directory.path("mine.sqlite")))
+
+        #expect(await runCLI(["count", "Items"], directory: directory).stdout == "3\n")
+        #expect(await runCLI(["get", "Items", "r1"], directory: directory).stdout == #"{"id":"r1","n":1,"name":"record 1"}"# + "\n")
+        #expect(await runCLI(["export", "Items"], directory: directory).stdout.split(separator: "\n").count == 3)
+        let query = await runCLI(["query", "Items", "--where", "n >= 1", "--format", "ndjson"], directory: directory)
+        #expect(query.status == .success && query.stdout.split(separator: "\n").count == 2, "\(query.stderr)")
+        #expect(await runCLI(["index", "create", "Items", "n"], directory: directory).status == .success)
+        #expect(await runCLI(["index", "list"], directory: directory).stdout.contains("Items"))
+        #expect(await runCLI(["index", "drop", "Items", "n"], directory: directory).status == .success)
+        #expect(!FileManager.default.fileExists(atPath: directory.path("docsync.sqlite")), "nothing fell back to ./docsync.sqlite")
+
+        // --config from elsewhere: its store, taken from the config's folder.
+        let elsewhere = try TemporaryDirectory()
+        let viaConfig = await runCLI(["count", "Items", "--config", directory.path("docsync.json")], directory: elsewhere)
+        #expect(viaConfig.stdout == "3\n", "\(viaConfig.stderr)")
+        let missing = await runCLI(["get", "Items", "zz", "--config", directory.path("docsync.json")], directory: elsewhere)
+        #expect(missing.stderr == "error: no document Items/zz in store mine.sqlite (from \(directory.path("docsync.json")))\n")
+        // --store wins over the config.
+        let other = await runCLI(["count", "Items", "--store", "other.sqlite"], directory: directory)
+        #expect(other.status == .failure)
+        #expect(other.stderr.contains("other.sqlite does not exist"))
+        // A --config that is not there is an error, not a silent fallback.
+        let noConfig = await runCLI(["count", "Items", "--config", "nope.json"], directory: directory)
+        #expect(noConfig.status == .failure)
+        #expect(noConfig.stderr.hasPrefix("error: config file nope.json not found\nhint: "))
+    }
+
+    @Test(arguments: ["count", "get", "export", "query", "import", "index create", "index list", "index drop"])
+    func helpOfEveryStoreCommandListsConfigAndStore(command: String) async {
+        let result = await runCLI(command.split(separator: " ").map(String.init) + ["--help"])
+        #expect(result.stdout.contains("-c, --config <path>"))
+        #expect(result.stdout.contains("--store <path>"))
+    }
+
+    // MARK: 2. Exit statuses by the README's table
+
+    struct StatusCase: Sendable, CustomTestStringConvertible {
+        var name: String
+        var status: CLIStatus
+        var expected: String
+        /// The config text, given the loopback API's base URL.
+        var config: @Sendable (String) -> String
+        var variables: [String: String] = [:]
+        var arguments = ["sync", "--no-push"]
+        var testDescription: String { name }
+    }
+
+    static let statusCases: [StatusCase] = [
+        StatusCase(name: "success", status: .success, expected: "Plan: 2 to create", config: { apiConfig($0) }),
+        StatusCase(name: "API unreachable", status: .temporaryFailure, expected: "Pull of source api failed: request to http://127.0.0.1:9/items",
+                   config: { _ in apiConfig("http://127.0.0.1:9") }),
+        StatusCase(name: "API refuses the key (401)", status: .temporaryFailure, expected: "HTTP 401 from ",
+                   config: { apiConfig($0 + "/auth") }),
+        StatusCase(name: "API answers 503 after the retries", status: .temporaryFailure, expected: "HTTP 503 from ",
+                   config: { apiConfig($0 + "/down") }),
+        StatusCase(name: "unreadable page", status: .failure, expected: "invalid JSON at byte 0",
+                   config: { apiConfig($0 + "/garbage") }),
+        StatusCase(name: "missing file source", status: .failure, expected: "cannot read ",
+                   config: { _ in #"{"sources": [{"name": "f", "collection": "Items", "file": "absent.ndjson", "key": "id"}]}"# }),
+        StatusCase(name: "empty environment variable", status: .failure, expected: "KEY_VAR (at sources[0].headers.K) but it is not set or empty",
+                   config: { apiConfig($0, headers: #"{"K": "${KEY_VAR}"}"#) }, variables: ["KEY_VAR": ""]),
+        StatusCase(name: "unset environment variable", status: .failure, expected: "KEY_VAR (at sources[0].headers.K) but it is not set or empty",
+                   config: { apiConfig($0, headers: #"{"K": "${KEY_VAR}"}"#) }),
+        StatusCase(name: "some records failed, the rest succeeded", status: .partialFailure, expected: "1 failed.",
+                   config: { apiConfig($0 + "/partial") }),
+        StatusCase(name: "Firestore unreachable", status: .temporaryFailure, expected: "Push failed for 2 documents of Items: could not reach Firestore",
+                   config: { apiConfig($0).replacingOccurrences(of: #""sources""#, with: #""target": {"projectId": "p"}, "sources""#) },
+                   variables: ["FIRESTORE_EMULATOR_HOST": "127.0.0.1:9"], arguments: ["sync"]),
+        StatusCase(name: "Firestore authentication fails", status: .temporaryFailure, expected: "Push failed for 2 documents of Items: cannot authenticate",
+                   config: {
+                       apiConfig($0).replacingOccurrences(
+                           of: #""sources""#, with: #""target": {"projectId": "p", "credentials": {"accessTokenCommand": ["false"]}}, "sources""#)
+                   }, arguments: ["sync"]),
+        StatusCase(name: "Firestore credentials missing before the push", status: .temporaryFailure, expected: "cannot authenticate to Firestore",
+                   config: {
+                       apiConfig($0).replacingOccurrences(
+                           of: #""sources""#, with: #""target": {"projectId": "p", "credentials": {"accessTokenEnv": "NO_SUCH_TOKEN"}}, "sources""#)
+                   }, arguments: ["sync"]),
+    ]
+
+    @Test(arguments: statusCases)
+    func exitStatusFollowsTheREADMETable(_ testCase: StatusCase) async throws {
+        let directory = try TemporaryDirectory()
+        let server = try LoopbackHTTPServer { request in
+            let prefix = request.path.split(separator: "/").first.map(String.init) ?? ""
+            switch prefix {
+            case "auth": return .json(#"{"error":"bad key"}"#, status: 401)
+            case "down": return .json(#"{"error":"down"}"#, status: 503)
+            case "garbage": return .text("oops")
+            case "partial": return .json(#"{"items":[{"id":"a","n":1},{"n":2},{"id":"b","n":3}]}"#)
+            default: return .json(#"{"items":[{"id":"a","n":1},{"id":"b","n":2}]}"#)
+            }
+        }
+        defer { server.stop() }
+        _ = try directory.write(testCase.config(server.baseURL), to: "docsync.json")
+        let result = await runCLI(testCase.arguments + ["--quiet"], directory: directory, variables: testCase.variables)
+        #expect(result.status == testCase.status, "\(result.stdout)\(result.stderr)")
+        #expect((result.stdout + result.stderr).contains(testCase.expected), "\(result.stdout)\(result.stderr)")
+        if testCase.name.contains("environment variable") { #expect(server.requestCount == 0, "nothing was requested") }
+    }
+
+    // MARK: 3. A run-wide failure once, with the count and what to do
+
+    @Test func aDeadFirestoreIsReportedOnceWithTheCountAndAHintInEveryForm() async throws {
+        let directory = try Self.fileWorld(150, target: #"{"projectId": "p"}"#)
+        let dead = ["FIRESTORE_EMULATOR_HOST": "127.0.0.1:9"]
+        let text = await runCLI(["sync", "--quiet"], directory: directory, variables: dead)
+        #expect(text.status == .temporaryFailure, "\(text.stderr)")
+        #expect(Self.lines(of: text.stdout, containing: "could not reach Firestore") == 1, "\(text.stdout)")
+        #expect(text.stdout.contains("Push failed for 150 documents of Items: could not reach Firestore"))
+        #expect(text.stdout.contains("  hint: Firestore could not be reached; the documents stay pending"))
+        #expect(!text.stdout.contains("[push]"), "no per-document lines for a run-wide cause")
+
+        let json = try JSONValue(parsing: await runCLI(["push", "--format", "json", "--quiet"], directory: directory, variables: dead).stdout)
+        let source = try #require(json["sources"]?.arrayValue?.first)
+        #expect(source["pushFailure"]?["kind"] == "unreachable")
+        #expect(source["pushFailure"]?["affected"] == 150)
+        #expect(source["failures"]?.arrayValue?.allSatisfy { $0["runWide"] == true } == true, "still listed by key for programs")
+
+        let markdown = await runCLI(["push", "--format", "markdown", "--quiet"], directory: directory, variables: dead)
+        #expect(Self.lines(of: markdown.stdout, containing: "could not reach Firestore") == 1, "\(markdown.stdout)")
+        #expect(markdown.stdout.contains("**Push failed** for 150 documents (unreachable)"))
+
+        let status = await runCLI(["status"], directory: directory)
+        #expect(Self.lines(of: status.stdout, containing: "could not reach Firestore") == 3, "once per run: \(status.stdout)")
+        #expect(status.stdout.contains("push failed for 150 documents of (all collections) (unreachable)"))
+        #expect(!status.stdout.contains("Failed records"))
+    }
+
+    // MARK: 4. Pull failures in every report and in status
+
+    @Test func aFailedPullShowsItsCauseInTextJSONMarkdownAndStatus() async throws {
+        let directory = try TemporaryDirectory()
+        _ = try directory.write(Self.apiConfig("http://127.0.0.1:9"), to: "docsync.json")
+        let text = await runCLI(["sync", "--no-push", "--quiet"], directory: directory)
+        #expect(text.status == .temporaryFailure)
+        #expect(text.stdout.contains("Pull of source api failed: request to http://127.0.0.1:9/items failed"))
+        #expect(text.stdout.contains("  hint: the API could not be reached"))
+        #expect(!text.stdout.contains("no changes"))
+        #expect(text.stdout.contains("nothing planned: the pull did not complete"))
+
+        let json = try JSONValue(parsing: await runCLI(["diff", "--format", "json", "--quiet"], directory: directory).stdout)
+        let failure = json["sources"]?.arrayValue?.first?["pullFailure"]
+        #expect(failure?["kind"] == "unreachable")
+        #expect(failure?["message"]?.stringValue?.hasPrefix("request to http://127.0.0.1:9/items failed") == true)
+
+        let markdown = await runCLI(["diff", "--format", "markdown", "--quiet"], directory: directory)
+        #expect(markdown.stdout.contains("> **Pull failed** (unreachable): request to http://127.0.0.1:9/items failed"))
+
+        let status = await runCLI(["status"], directory: directory)
+        #expect(status.stdout.contains("pull of api failed (unreachable): request to http://127.0.0.1:9/items failed"), "\(status.stdout)")
+        #expect(!status.stdout.contains("so no deletes were planned"))
+        let statusJSON = try JSONValue(parsing: await runCLI(["status", "--format", "json"], directory: directory).stdout)
+        #expect(statusJSON["runs"]?.arrayValue?.first?["message"]?.stringValue?.contains("request to http://127.0.0.1:9/items") == true)
+    }
+
+    // MARK: 5. A damaged store is refused untouched
+
+    @Test func aDamagedStoreIsRefusedUntouchedByteForByteByEveryCommand() async throws {
+        let directory = try Self.fileWorld(2_000, target: #"{"projectId": "p"}"#)
+        let filled = await runCLI(["sync", "--no-push", "--quiet"], directory: directory)
+        #expect(filled.status == .success, "\(filled.stderr)")
+        let path = directory.path("mine.sqlite")
+        let walSize = (try? FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int) ?? 0
+        #expect(walSize == 0, "the store was closed and checkpointed")
+        // Garbage over pages in the middle of the documents table; the header and schema stay readable.
+        let handle = try #require(FileHandle(forUpdatingAtPath: path))
+        try handle.seek(toOffset: 4_096 * 40)
+        try handle.write(contentsOf: Data(repeating: 0xDE, count: 4_096 * 4))
+        try handle.close()
+        let damaged = try Data(contentsOf: URL(fileURLWithPath: path))
+
+        for command in [["sync", "--no-push"], ["sync", "--dry-run"], ["diff"], ["push"], ["status"], ["status", "--format", "json"],
+                        ["import", "Items", "-", "--key", "id"], ["index", "create", "Items", "n"], ["index", "drop", "Items", "n"],
+                        ["count", "Items"]] {
+            let result = await runCLI(command + (command[0] == "push" || command[0] == "sync" ? ["--quiet"] : []), stdin: #"{"id":"x"}"#,
+                                      directory: directory, variables: ["FIRESTORE_EMULATOR_HOST": "127.0.0.1:9"])
+            #expect(result.status == .failure, "\(command): \(result.stdout)\(result.stderr)")
+            #expect(result.stderr.contains("is damaged"), "\(command): \(result.stderr)")
+            #expect(result.stderr.contains("hint: restore it from a backup"))
+            #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == damaged, "\(command) left the file as it was")
+        }
+    }
+
+    // MARK: 6. Volume and width
+
+    @Test func summaryPrintsOnlyTheSummaryAndTheTextReportListsTheFirstChanges() async throws {
+        let directory = try Self.fileWorld(150)
+        let summary = await runCLI(["diff", "--summary", "--quiet"], directory: directory)
+        #expect(summary.stdout == "Plan: 150 to create, 0 to update, 0 to delete, 0 unchanged, 0 failed.\n"
+                + "Dry run: nothing was written to the store or to Firestore.\n")
+        #expect(await runCLI(["diff", "--format", "summary", "--quiet"], directory: directory).stdout == summary.stdout)
+        let both = await runCLI(["diff", "--summary", "--format", "json"], directory: directory)
+        #expect(both.status == .usage)
+
+        let listed = await runCLI(["diff", "--list", "5", "--quiet"], directory: directory)
+        #expect(Self.lines(of: listed.stdout, containing: "  + r") == 5)
+        #expect(listed.stdout.contains("  … and 145 more changed documents (counted above; the first 5 are listed, --list all lists every one)\n"))
+        let byDefault = await runCLI(["diff", "--quiet"], directory: directory)
+        #expect(Self.lines(of: byDefault.stdout, containing: "  + r") == 100)
+        let all = await runCLI(["diff", "--list", "all", "--quiet"], directory: directory)
+        #expect(Self.lines(of: all.stdout, containing: "  + r") == 150)
+        #expect(!all.stdout.contains("more changed documents"))
+    }
+
+    @Test func configJSONErrorsGiveLineAndColumn() async throws {
+        let directory = try TemporaryDirectory()
+        _ = try directory.write("{\n  \"store\": \"s.sqlite\",\n  \"sources\": [,]\n}\n", to: "docsync.json")
+        for command in [["sync"], ["status"], ["count", "Items"]] {
+            let result = await runCLI(command, directory: directory)
+            #expect(result.status == .failure)
+            #expect(result.stderr.hasPrefix("error: config docsync.json is not valid JSON: line 3, column 15: "), "\(command): \(result.stderr)")
+        }
+    }
+
+    @Test func tablesKeepToTheWidthChooseColumnsAndShowTimestampsAsTimes() async throws {
+        let directory = try TemporaryDirectory()
+        var input = ""
+        for index in 0..<5 {
+            input += #"{"id":"p\#(index)","brand":"Brand \#(index)","price":\#(index),"when":{"$timestamp":"2024-05-0\#(index + 1)T10:00:00Z"},"#
+                + #""description":"\#(String(repeating: "long words ", count: 10))","notes":["a","b","c"],"#
+                + #""meta":{"deep":{"x":\#(index)}},"z1":"\#(String(repeating: "y", count: 30))","z2":"\#(String(repeating: "z", count: 30))"}"# + "\n"
+        }
+        #expect(await runCLI(["import", "Items", "-", "--key", "id"], stdin: input, directory: directory).status == .success)
+        let fitted = await runCLI(["query", "Items"], directory: directory, variables: ["COLUMNS": "100"])
+        for line in fitted.stdout.split(separator: "\n") {
+            #expect(line.count <= 100, "wider than 100 columns: \(line)")
+        }
+        #expect(fitted.stdout.contains("2024-05-01T10:00:00Z"), "a timestamp shows as its time")
+        #expect(!fitted.stdout.contains("$timestamp"))
+        #expect(fitted.stdout.contains("fields fit 100 columns; --select or --format json for the rest)"), "\(fitted.stdout)")
+        // --select still wins: every selected column, however wide.
+        let selected = await runCLI(["query", "Items", "--select", "description,z1,z2,notes,meta"], directory: directory,
+                                    variables: ["COLUMNS": "100"])
+        #expect(selected.stdout.split(separator: "\n").first?.split(separator: " ").map(String.init) == ["id", "description", "z1", "z2", "notes", "meta"])
+        // A pipe without COLUMNS: no width to keep to.
+        let piped = await runCLI(["query", "Items"], directory: directory)
+        #expect(piped.stdout.split(separator: "\n").first?.contains("z2") == true)
+    }
+}
+
+/// Width fitting under a real pseudo-terminal of 100 columns.
+@Suite(.tags(.endToEnd), .timeLimit(.minutes(2)),
+       .enabled(if: DocsyncBinary.url != nil && ProgressTests.scriptAvailable, "needs the built executable and script(1)"))
+struct TerminalWidthTests {
+    @Test func aQueryTableFitsAPseudoTerminalOf100Columns() throws {
+        let directory = try TemporaryDirectory()
+        var input = ""
+        for index in 0..<5 {
+            input += #"{"id":"p\#(index)","a":"\#(String(repeating: "a", count: 35))","b":"\#(String(repeating: "b", count: 35))","#
+                + #""c":"\#(String(repeating: "c", count: 35))","d":"\#(String(repeating: "d", count: 35))","when":{"$timestamp":"2024-05-01T10:00:00Z"}}"# + "\n"
+        }
+        let imported = try DocsyncBinary.run(["import", "Items", "-", "--key", "id"], stdin: input, in: directory)
+        #expect(imported.status == 0, "\(imported.stderr)")
+        let binary = try #require(DocsyncBinary.url).path
+        let result = try DocsyncBinary.run(
+            ["-qec", "stty cols 100 rows 40; '\(binary)' query Items", directory.path("typescript")],
+            in: directory, executable: URL(fileURLWithPath: "/usr/bin/script"))
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        let screen = try String(contentsOfFile: directory.path("typescript"), encoding: .utf8)
+        let lines = screen.replacingOccurrences(of: "\r", with: "").split(separator: "\n").filter { !$0.hasPrefix("Script ") }
+        #expect(lines.contains { $0.hasPrefix("__name__ ") }, "\(screen)")
+        for line in lines { #expect(line.count <= 100, "wider than the terminal: \(line)") }
+        #expect(screen.contains("2024-05-01T10:00:00Z"))
+        #expect(screen.contains("fields fit 100 columns"))
+    }
+}
