@@ -65,7 +65,11 @@ public struct RunWideFailure: Sendable, Equatable {
         switch error {
         case let error as SourceError:
             switch error {
-            case .transport, .timeout: return .unreachable
+            case .transport(_, let message, _):
+                // A certificate that fails verification does not fix itself by waiting.
+                let lowered = message.lowercased()
+                return lowered.contains("certificate") ? .other : .unreachable
+            case .timeout: return .unreachable
             case .badStatus(let status, _, _, _):
                 if status == 401 || status == 403 { return .authentication }
                 return status == 429 || status >= 500 ? .unreachable : .other

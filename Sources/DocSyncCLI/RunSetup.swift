@@ -12,7 +12,9 @@ struct RunSetup {
 
     /// Loads `configPath` and opens the store it names (or `storeOverride`).
     /// A relative `store` in the config is taken from the config file's folder.
-    init(configPath: String, storeOverride: String?, environment: Environment) throws {
+    /// With `createsStore: false` (a dry run), a store file that does not exist is
+    /// not created: the run plans against an empty store in memory instead.
+    init(configPath: String, storeOverride: String?, environment: Environment, createsStore: Bool = true) throws {
         let resolvedConfig = environment.resolve(configPath)
         guard FileManager.default.fileExists(atPath: resolvedConfig) else {
             throw UserFacingError(
@@ -28,7 +30,11 @@ struct RunSetup {
         } else {
             storePath = environment.resolve("docsync.sqlite")
         }
-        store = try DocumentStore(path: storePath)
+        if !createsStore, storePath != ":memory:", !FileManager.default.fileExists(atPath: storePath) {
+            store = try DocumentStore(path: ":memory:")
+        } else {
+            store = try DocumentStore(path: storePath)
+        }
     }
 
     /// Reads a config file, with JSON syntax errors located by line and column.

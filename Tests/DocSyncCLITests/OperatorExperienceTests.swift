@@ -2,6 +2,7 @@
 import DocModel
 import DocStore
 import Foundation
+import Synchronization
 import Testing
 import TestSupport
 
@@ -312,5 +313,220 @@ struct TerminalWidthTests {
         for line in lines { #expect(line.count <= 100, "wider than the terminal: \(line)") }
         #expect(screen.contains("2024-05-01T10:00:00Z"))
         #expect(screen.contains("fields fit 100 columns"))
+    }
+}
+
+/// Points 7 and 8 of issue 18: silent empty answers, and small inconsistencies.
+@Suite(.timeLimit(.minutes(3)))
+struct QueryHintAndConsistencyTests {
+    static func pricedStore() async throws -> TemporaryDirectory {
+        let directory = try TemporaryDirectory()
+        let input = (0..<20).map {
+            #"{"id":"p\#($0)","price":\#($0 * 10),"brand":"B\#($0 % 3)","tags":["x","y"],"when":{"$timestamp":"2024-05-\#(String(format: "%02d", $0 + 1))T10:00:00Z"}}"#
+        }.joined(separator: "\n")
+        let imported = await runCLI(["import", "Items", "-", "--key", "id"], stdin: input, directory: directory)
+        #expect(imported.status == .success, "\(imported.stderr)")
+        return directory
+    }
+
+    // MARK: 7. Silent empty answers
+
+    @Test(arguments: [#"when > timestamp("garbage")"#, #"when >= timestamp("2024-05-01")"#])
+    func aTimestampLiteralThatDoesNotParseIsAnError(condition: String) async throws {
+        let directory = try await Self.pricedStore()
+        let result = await runCLI(["query", "Items", "--where", condition], directory: directory)
+        #expect(result.status == .usage)
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr.hasPrefix("error: timestamp(\""), "\(result.stderr)")
+        #expect(result.stderr.contains("is not a timestamp"))
+        #expect(result.stderr.contains(#"hint: write RFC 3339 with a time and a zone, such as timestamp("2024-05-01T00:00:00Z")"#))
+    }
+
+    @Test func aTimestampWithAZoneOffsetComparesByTime() async throws {
+        let directory = try await Self.pricedStore()
+        // 2024-05-03T12:00:00+02:00 is 10:00Z on the 3rd: p2 (the 3rd) and later.
+        let result = await runCLI(["query", "Items", "--where", #"when >= timestamp("2024-05-03T12:00:00+02:00")"#, "--format", "ndjson"],
+                                  directory: directory)
+        #expect(result.status == .success, "\(result.stderr)")
+        #expect(result.stdout.split(separator: "\n").count == 18)
+    }
+
+    @Test func aStringComparedWithNumbersWarnsAndSaysHowToWriteIt() async throws {
+        let directory = try await Self.pricedStore()
+        let result = await runCLI(["query", "Items", "--where", #"price > "100""#], directory: directory)
+        #expect(result.status == .success)
+        #expect(result.stdout.hasSuffix("(0 documents)\n"))
+        #expect(result.stderr == """
+            warning: price holds numbers in Items, but is compared with a string ("100"); a comparison matches only values \
+            of the same type: write price > 100 without quotes
+
+            """)
+    }
+
+    @Test func aFieldNoDocumentHasWarnsWithTheNearestName() async throws {
+        let directory = try await Self.pricedStore()
+        let result = await runCLI(["query", "Items", "--where", "prise >= 10"], directory: directory)
+        #expect(result.status == .success)
+        #expect(result.stderr == "warning: no document of Items has a field prise; did you mean price?\n")
+        let arrays = await runCLI(["query", "Items", "--where", "tags array-contains 3"], directory: directory)
+        #expect(arrays.stderr.contains("warning: tags holds arrays of strings in Items, but is compared with a number (3)"))
+    }
+
+    @Test func aQueryThatCanMatchPrintsNoWarning() async throws {
+        let directory = try await Self.pricedStore()
+        let result = await runCLI(["query", "Items", "--where", #"price > 100 && brand in ["B1", "B2"]"#, "--where", "tags array-contains \"x\""],
+                                  directory: directory)
+        #expect(result.status == .success)
+        #expect(result.stderr.isEmpty, "\(result.stderr)")
+    }
+
+    // MARK: 8. Small inconsistencies
+
+    @Test(arguments: [["--help"], ["index", "--help"]])
+    func theHelpPointerOfAGroupIsACommandThatWorks(arguments: [String]) async throws {
+        let help = await runCLI(arguments)
+        let line = try #require(help.stdout.split(separator: "\n").first { $0.contains("for detailed help") })
+        let pointer = try #require(line.split(separator: "'").dropFirst().first)
+        #expect(pointer.hasPrefix("docsync help"))
+        var words = pointer.split(separator: " ").map(String.init).dropFirst()
+        words.removeLast()  // <subcommand>
+        let target = arguments.count == 1 ? "sync" : "create"
+        let followed = await runCLI(Array(words) + [target])
+        #expect(followed.status == .success, "\(pointer): \(followed.stderr)")
+        #expect(followed.stdout.hasPrefix("OVERVIEW: "))
+    }
+
+    @Test func indexListHasAJSONFormat() async throws {
+        let directory = try await Self.pricedStore()
+        #expect(await runCLI(["index", "list", "--format", "json"], directory: directory).stdout == "[]\n")
+        _ = await runCLI(["index", "create", "Items", "price"], directory: directory)
+        let listed = await runCLI(["index", "list", "-f", "json"], directory: directory)
+        let rows = try #require(try JSONValue(parsing: listed.stdout).arrayValue)
+        #expect(rows.count == 1)
+        #expect(rows.first?["collection"] == "Items")
+        #expect(rows.first?["field"] == "price")
+    }
+
+    @Test func bashCompletionOffersTheIndexSubcommandsAndTheirOptions() async {
+        let script = await runCLI(["completions", "bash"]).stdout
+        #expect(script.contains(#"COMPREPLY=($(compgen -W "create list drop --help" -- "$cur"))"#))
+        #expect(script.contains(#"list) COMPREPLY=($(compgen -W "--format --config --store --help" -- "$cur")) ;;"#))
+        #expect(await runCLI(["completions", "fish"]).stdout.contains("-a create -d 'Create an index"))
+        #expect(await runCLI(["completions", "zsh"]).stdout.contains("'create:Create an index"))
+    }
+
+    @Test func initSaysWhenItKeptAnExistingStore() async throws {
+        let directory = try TemporaryDirectory()
+        let first = await runCLI(["init"], directory: directory)
+        #expect(first.stdout.contains("and created the store "))
+        try FileManager.default.removeItem(atPath: directory.path("docsync.json"))
+        let second = await runCLI(["init"], directory: directory)
+        #expect(second.status == .success)
+        #expect(second.stdout.contains("and kept the existing store "), "\(second.stdout)")
+    }
+
+    @Test func diffWithoutAStoreWritesNoFile() async throws {
+        let directory = try OperatorExperienceTests.fileWorld(3)
+        let result = await runCLI(["diff", "--quiet"], directory: directory)
+        #expect(result.status == .success, "\(result.stderr)")
+        #expect(result.stdout.hasPrefix("Plan: 3 to create"))
+        #expect(result.stdout.hasSuffix("Dry run: nothing was written to the store or to Firestore.\n"))
+        let files = try FileManager.default.contentsOfDirectory(atPath: directory.url.path).sorted()
+        #expect(files == ["docsync.json", "records.ndjson"], "no store, WAL or lock file was created")
+    }
+
+    @Test func detailedExitCodeWithoutADryRunIsAUsageError() async throws {
+        let directory = try OperatorExperienceTests.fileWorld(3)
+        let result = await runCLI(["sync", "--detailed-exitcode"], directory: directory)
+        #expect(result.status == .usage)
+        #expect(result.stderr.hasPrefix("error: invalid --detailed-exitcode: it only applies to a dry run; add --dry-run"))
+        #expect(await runCLI(["sync", "--dry-run", "--detailed-exitcode", "--quiet"], directory: directory).status == .changesPresent)
+    }
+
+    @Test func pushWithoutAProjectSuggestsOnlyWhatPushAccepts() async throws {
+        let directory = try TemporaryDirectory()
+        _ = await runCLI(["import", "Items", "-", "--key", "id"], stdin: #"{"id":"a"}"#, directory: directory)
+        let push = await runCLI(["push"], directory: directory)
+        #expect(push.status == .failure)
+        #expect(push.stderr.contains("error: no Firestore project to push to"))
+        #expect(!push.stderr.contains("--no-push") && !push.stderr.contains("--dry-run"), "\(push.stderr)")
+        let directory2 = try OperatorExperienceTests.fileWorld(3)
+        #expect(await runCLI(["sync"], directory: directory2).stderr.contains("or run with --no-push or --dry-run"))
+    }
+
+    @Test(arguments: [("xterm-256color", true), ("dumb", false)])
+    func colourNeedsATerminalThatIsNotDumb(term: String, coloured: Bool) async throws {
+        let directory = try OperatorExperienceTests.fileWorld(3)
+        let out = OutputBuffer(), err = OutputBuffer()
+        let environment = Environment(stdout: OutputSink(isTerminal: true, writeBytes: out.sink.writeBytes), stderr: err.sink,
+                                      variables: ["TERM": term], currentDirectory: directory.url.path)
+        let status = await DocSyncCLI.execute(["docsync", "diff", "--quiet"], environment: environment)
+        #expect(status == .success)
+        #expect(out.text.contains("\u{1B}[") == coloured, "\(out.text)")
+    }
+
+    @Test func aConfigWithoutSourcesIsRefusedWithAHint() async throws {
+        let directory = try TemporaryDirectory()
+        _ = try directory.write(#"{"sources": []}"#, to: "docsync.json")
+        let result = await runCLI(["sync"], directory: directory)
+        #expect(result.status == .failure)
+        #expect(result.stderr == """
+            error: config docsync.json has no sources ("sources": []): there is nothing to pull
+            hint: add a source (see docs/sources.md), or use 'docsync push' to push what the store holds
+
+            """)
+    }
+
+    @Test func aFileSourcePathIsTakenFromTheConfigsFolderAsDocsSay() async throws {
+        let directory = try OperatorExperienceTests.fileWorld(4)
+        let elsewhere = try TemporaryDirectory()
+        let result = await runCLI(["diff", "--config", directory.path("docsync.json"), "--quiet"], directory: elsewhere)
+        #expect(result.stdout.hasPrefix("Plan: 4 to create"), "\(result.stdout)\(result.stderr)")
+        let docs = try String(contentsOf: packageRoot.appendingPathComponent("docs/sources.md"), encoding: .utf8)
+        #expect(docs.contains("Relative paths resolve against the\nfolder of the config file (not the working directory)"))
+    }
+}
+
+/// Set once by a request handler, read by the test.
+final class ArrivalFlag: Sendable {
+    private let state = Mutex(false)
+    func set() { state.withLock { $0 = true } }
+    var isSet: Bool { state.withLock { $0 } }
+}
+
+/// Point 9 of issue 18: Ctrl-C says what happened, and status says the run is gone.
+@Suite(.tags(.endToEnd), .timeLimit(.minutes(2)), .enabled(if: DocsyncBinary.url != nil, "build the executable first"))
+struct InterruptNoticeTests {
+    @Test func sigintPrintsWhatHappenedAndStatusSaysTheProcessIsGone() async throws {
+        let directory = try TemporaryDirectory()
+        let arrived = ArrivalFlag()
+        let server = try LoopbackHTTPServer { _ in
+            arrived.set()
+            try? await Task.sleep(for: .seconds(5))  // a slow API: the pull is under way when Ctrl-C comes
+            return .json(#"{"items":[]}"#)
+        }
+        defer { server.stop() }
+        _ = try directory.write(OperatorExperienceTests.apiConfig(server.baseURL), to: "docsync.json")
+        let process = Process()
+        process.executableURL = try #require(DocsyncBinary.url)
+        process.arguments = ["sync", "--no-push"]
+        process.currentDirectoryURL = directory.url
+        let errPath = directory.path("stderr")
+        _ = FileManager.default.createFile(atPath: errPath, contents: nil)
+        process.standardError = FileHandle(forWritingAtPath: errPath)
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        for _ in 0..<200 where !arrived.isSet { try await Task.sleep(for: .milliseconds(50)) }
+        #expect(arrived.isSet, "the pull started")
+        kill(process.processIdentifier, SIGINT)
+        for _ in 0..<200 where process.isRunning { try await Task.sleep(for: .milliseconds(50)) }
+        #expect(!process.isRunning)
+        #expect(process.terminationReason == .uncaughtSignal, "ends by the signal, as before")
+        let stderr = try String(contentsOfFile: errPath, encoding: .utf8)
+        #expect(stderr.contains("docsync: interrupted (SIGINT). Documents already stored stay stored"), "\(stderr)")
+
+        let status = await runCLI(["status"], directory: directory)
+        #expect(status.stdout.contains("sync api  running"))
+        #expect(status.stdout.contains("process \(process.processIdentifier) is gone: the run was interrupted or killed"), "\(status.stdout)")
     }
 }

@@ -127,12 +127,21 @@ struct QueryCommand: RunnableCommand, Equatable {
     }
 
     func run(in environment: Environment) async throws -> ExitStatus {
-        let query = try makeQuery()
+        let query = try QueryDiagnostics.normalizingTimestamps(try makeQuery())
         let store = try await self.store.open(in: environment)
         do {
             if explain {
                 environment.stdout.write(try await store.explain(query).text + "\n")
                 return .success
+            }
+            if !query.filters.isEmpty {
+                // A filter that cannot match what the collection holds is said, not answered with silence.
+                var sampleQuery = Query(collection: query.collection)
+                sampleQuery.limit = QueryDiagnostics.sampleSize
+                let sample = try await store.documents(matching: sampleQuery)
+                for warning in QueryDiagnostics.warnings(for: query, sample: sample, collection: query.collection) {
+                    environment.stderr.writeLine("warning: " + warning)
+                }
             }
             if format == .ndjson || format == .json {
                 // Stored text is canonical already: written out without parsing.

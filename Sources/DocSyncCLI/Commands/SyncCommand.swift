@@ -84,7 +84,7 @@ struct SyncCommand: RunnableCommand, Equatable {
     }
 
     func run(in environment: Environment) async throws -> ExitStatus {
-        let setup = try RunSetup(configPath: configPath, storeOverride: storeOverride, environment: environment)
+        let setup = try RunSetup(configPath: configPath, storeOverride: storeOverride, environment: environment, createsStore: !isDryRun)
         guard !setup.config.sources.isEmpty else {
             throw UserFacingError(message: "config \(configPath) has no sources (\"sources\": []): there is nothing to pull",
                                   hint: "add a source (see docs/sources.md), or use 'docsync push' to push what the store holds")
