@@ -27,7 +27,7 @@ extension ExitStatus {
     ///   for a configuration problem or another lasting cause;
     /// - 75 when it stopped because the API or Firestore could not be reached or
     ///   authentication failed (and nothing lasting went wrong);
-    /// - 3 when only some records failed and the rest succeeded;
+    /// - 3 when some records failed and the rest succeeded (1 when none succeeded);
     /// - 2 on a dry run with changes, when `detailedExitCode` asks for it;
     /// - 0 otherwise.
     static func of(_ report: SyncReport, detailedExitCode: Bool) -> ExitStatus {
@@ -36,7 +36,14 @@ extension ExitStatus {
         if !runWide.isEmpty {
             return runWide.allSatisfy(\.kind.isTemporary) ? .temporaryFailure : .failure
         }
-        if report.hasFailures { return .partialFailure }
+        if report.hasFailures {
+            // 3 means "some records failed, the rest succeeded": with nothing that
+            // succeeded (every record failed, every write refused) the command failed.
+            let plan = report.totals
+            let push = report.pushTotals ?? PushCounts()
+            let succeeded = plan.create + plan.update + plan.delete + plan.unchanged + push.written + push.deleted
+            return succeeded > 0 ? .partialFailure : .failure
+        }
         if report.isDryRun && detailedExitCode && report.hasChanges { return .changesPresent }
         return .success
     }

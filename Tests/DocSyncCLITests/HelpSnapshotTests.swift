@@ -37,7 +37,8 @@ import Testing
     }
 
     @Test func everyHelpScreenHasTheFixedSections() async {
-        for arguments in [["--help"], ["import", "-h"], ["get", "-h"], ["export", "-h"], ["count", "-h"]] {
+        for arguments in [["--help"], ["import", "-h"], ["get", "-h"], ["export", "-h"], ["count", "-h"], ["sync", "-h"], ["diff", "-h"],
+                          ["push", "-h"], ["status", "-h"], ["init", "-h"], ["index", "list", "-h"]] {
             let text = await runCLI(arguments).stdout
             #expect(text.hasPrefix("OVERVIEW: "))
             #expect(text.contains("\nUSAGE: docsync"))

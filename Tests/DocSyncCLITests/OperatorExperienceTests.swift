@@ -113,6 +113,8 @@ struct OperatorExperienceTests {
                    config: { apiConfig($0, headers: #"{"K": "${KEY_VAR}"}"#) }),
         StatusCase(name: "some records failed, the rest succeeded", status: .partialFailure, expected: "1 failed.",
                    config: { apiConfig($0 + "/partial") }),
+        StatusCase(name: "every record failed, none succeeded", status: .failure, expected: "2 failed.",
+                   config: { apiConfig($0 + "/keyless") }),
         StatusCase(name: "Firestore unreachable", status: .temporaryFailure, expected: "Push failed for 2 documents of Items: could not reach Firestore",
                    config: { apiConfig($0).replacingOccurrences(of: #""sources""#, with: #""target": {"projectId": "p"}, "sources""#) },
                    variables: ["FIRESTORE_EMULATOR_HOST": "127.0.0.1:9"], arguments: ["sync"]),
@@ -138,6 +140,7 @@ struct OperatorExperienceTests {
             case "down": return .json(#"{"error":"down"}"#, status: 503)
             case "garbage": return .text("oops")
             case "partial": return .json(#"{"items":[{"id":"a","n":1},{"n":2},{"id":"b","n":3}]}"#)
+            case "keyless": return .json(#"{"items":[{"n":1},{"n":2}]}"#)
             default: return .json(#"{"items":[{"id":"a","n":1},{"id":"b","n":2}]}"#)
             }
         }
