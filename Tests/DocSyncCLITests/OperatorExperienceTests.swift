@@ -511,7 +511,8 @@ struct InterruptNoticeTests {
         defer { server.stop() }
         _ = try directory.write(OperatorExperienceTests.apiConfig(server.baseURL), to: "docsync.json")
         let process = Process()
-        process.executableURL = try #require(DocsyncBinary.url)
+        let binaryURL = try #require(DocsyncBinary.url)
+        process.executableURL = binaryURL
         process.arguments = ["sync", "--no-push"]
         process.currentDirectoryURL = directory.url
         let errPath = directory.path("stderr")
