@@ -50,7 +50,10 @@ public struct TextReportRenderer: Sendable {
         }
         for source in report.sources {
             out += "\n\(source.collection) (source \(source.name))\n"
-            if let pullError = source.pullError {
+            if let failure = source.pullFailure {
+                // The cause is printed once, under the summary line.
+                out += "  " + paint("pull failed", .red) + " (\(failure.kind.rawValue); the cause is above)\n"
+            } else if let pullError = source.pullError {
                 out += "  " + paint("pull failed: ", .red) + pullError + "\n"
             }
             if let refusal = source.refusal {

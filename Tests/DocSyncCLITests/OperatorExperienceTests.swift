@@ -189,6 +189,7 @@ struct OperatorExperienceTests {
         #expect(text.status == .temporaryFailure)
         #expect(text.stdout.contains("Pull of source api failed: request to http://127.0.0.1:9/items failed"))
         #expect(text.stdout.contains("  hint: the API could not be reached"))
+        #expect(Self.lines(of: text.stdout, containing: "request to http://127.0.0.1:9/items failed") == 1, "the cause once: \(text.stdout)")
         #expect(!text.stdout.contains("no changes"))
         #expect(text.stdout.contains("nothing planned: the pull did not complete"))
 
