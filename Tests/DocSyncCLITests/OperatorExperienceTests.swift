@@ -174,8 +174,14 @@ struct OperatorExperienceTests {
         #expect(Self.lines(of: markdown.stdout, containing: "could not reach Firestore") == 1, "\(markdown.stdout)")
         #expect(markdown.stdout.contains("**Push failed** for 150 documents (unreachable)"))
 
+        let summary = await runCLI(["push", "--summary", "--quiet"], directory: directory, variables: dead)
+        #expect(summary.status == .temporaryFailure)
+        #expect(summary.stdout.split(separator: "\n").map { String($0.prefix(24)) } == [
+            "Plan: 0 to create, 0 to u", "Push failed for 150 docu", "  hint: Firestore could ", "Pushed: 0 written, 0 del",
+        ].map { String($0.prefix(24)) }, "\(summary.stdout)")
+
         let status = await runCLI(["status"], directory: directory)
-        #expect(Self.lines(of: status.stdout, containing: "could not reach Firestore") == 3, "once per run: \(status.stdout)")
+        #expect(Self.lines(of: status.stdout, containing: "could not reach Firestore") == 4, "once per run: \(status.stdout)")
         #expect(status.stdout.contains("push failed for 150 documents of (all collections) (unreachable)"))
         #expect(!status.stdout.contains("Failed records"))
     }
