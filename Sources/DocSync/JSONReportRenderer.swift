@@ -58,6 +58,8 @@ public struct JSONReportRenderer: Sendable {
         if let push = source.push { object["push"] = value(push) }
         if let refusal = source.refusal { object["refusal"] = .string(refusal) }
         if let pullError = source.pullError { object["pullError"] = .string(pullError) }
+        if let failure = source.pullFailure { object["pullFailure"] = value(failure) }
+        if let failure = source.pushFailure { object["pushFailure"] = value(failure) }
         return .object(object)
     }
 
@@ -74,8 +76,16 @@ public struct JSONReportRenderer: Sendable {
         ])
     }
 
+    private func value(_ failure: RunWideFailure) -> JSONValue {
+        [
+            "kind": .string(failure.kind.rawValue), "message": .string(failure.message),
+            "affected": .int(Int64(failure.affected)), "hint": .string(failure.hint),
+        ]
+    }
+
     private func value(_ failure: RecordFailure) -> JSONValue {
         var object: [String: JSONValue] = ["phase": .string(failure.phase.rawValue), "message": .string(failure.message)]
+        if failure.isRunWide { object["runWide"] = .bool(true) }
         if let key = failure.key { object["key"] = .string(key) }
         if let field = failure.field { object["field"] = .string(field) }
         return .object(object)

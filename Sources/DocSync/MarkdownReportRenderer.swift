@@ -10,6 +10,15 @@ public struct MarkdownReportRenderer: Sendable {
         out += "**" + TextReportRenderer.summaryLine(report.totals) + "**\n"
         for source in report.sources {
             out += "\n#### `\(source.collection)` (source `\(source.name)`)\n\n"
+            if let failure = source.pullFailure {
+                out += "> **Pull failed** (\(failure.kind.rawValue)): \(escape(failure.message))  \n> \(escape(failure.hint))\n\n"
+            } else if let pullError = source.pullError {
+                out += "> **Pull failed:** \(escape(pullError))\n\n"
+            }
+            if let failure = source.pushFailure {
+                out += "> **Push failed** for \(TextReportRenderer.documents(failure.affected)) (\(failure.kind.rawValue)): "
+                    + "\(escape(failure.message))  \n> \(escape(failure.hint))\n\n"
+            }
             if let refusal = source.refusal { out += "> **Refused:** \(escape(refusal))\n\n" }
             let counts = source.counts
             out += "\(counts.create) to create, \(counts.update) to update, \(counts.delete) to delete, "
@@ -30,9 +39,10 @@ public struct MarkdownReportRenderer: Sendable {
             if source.omittedChanges > 0 {
                 out += "\n_… and \(source.omittedChanges) more changed documents._\n"
             }
-            if !source.failures.isEmpty {
+            let perRecord = source.failures.filter { !$0.isRunWide }
+            if !perRecord.isEmpty {
                 out += "\n**Failed records**\n\n"
-                for failure in source.failures {
+                for failure in perRecord {
                     out += "- " + escape(TextReportRenderer.describe(failure)) + "\n"
                 }
             }

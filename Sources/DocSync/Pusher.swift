@@ -17,7 +17,13 @@ struct Pusher {
     let meter: TransferMeter?
     var pageSize = 5_000
 
-    func pushPending(in collection: CollectionPath?, failures: inout [RecordFailure]) async throws -> PushCounts {
+    /// Pushes the pending documents of `collection` (all collections when nil).
+    ///
+    /// Per-document failures are appended to `failures`; writes that failed for a
+    /// reason shared by the whole push (no network, no credentials) are appended
+    /// too, marked run-wide, and summed up once in `runWide`.
+    func pushPending(in collection: CollectionPath?, failures: inout [RecordFailure],
+                     runWide: inout RunWideFailure?) async throws -> PushCounts {
         var counts = PushCounts()
         let before = meter?.snapshot
         let total = try await store.pendingCount(in: collection)
@@ -61,6 +67,14 @@ struct Pusher {
                             try await store.confirm(confirmations)
                             throw SyncError.conflict(path: write.path.description)
                         }
+                    } else if let kind = RunWideFailure.kind(ofPushError: error) {
+                        // The same cause for every write: said once in people's reports.
+                        counts.failed += 1
+                        failures.append(RecordFailure(phase: .push, key: write.path.id, message: error.description, isRunWide: true))
+                        if runWide == nil {
+                            runWide = RunWideFailure(kind: kind, phase: .push, message: RunWideFailure.messageWithoutDocument(error))
+                        }
+                        runWide?.affected += 1
                     } else {
                         counts.failed += 1
                         failures.append(RecordFailure(phase: .push, key: write.path.id, message: error.description))

@@ -50,7 +50,8 @@ public struct SyncEngine: Sendable {
     ///   (unknown source, store in use); per-record problems are in the report instead.
     public func sync(_ options: SyncOptions) async throws -> SyncReport {
         let selected = try select(options.sourceNames)
-        let missing = selected.flatMap { $0.source.requiredEnvironment }.filter { environment[$0.name] == nil }
+        // An empty value counts as missing: the pull would refuse it mid-run anyway.
+        let missing = selected.flatMap { $0.source.requiredEnvironment }.filter { (environment[$0.name] ?? "").isEmpty }
         guard missing.isEmpty else { throw SyncError.missingEnvironment(missing) }
         var report = SyncReport(isDryRun: options.isDryRun)
         if options.isDryRun {
@@ -69,7 +70,8 @@ public struct SyncEngine: Sendable {
                 var sourceReport = try await plan(definition, options: options)
                 if !options.skipsPush && !sourceReport.isRefusedByDeleteGuard, let firestore {
                     let pusher = Pusher(store: store, client: firestore, policy: policy, progress: progress, meter: meter)
-                    sourceReport.push = try await pusher.pushPending(in: definition.collection, failures: &sourceReport.failures)
+                    sourceReport.push = try await pusher.pushPending(
+                        in: definition.collection, failures: &sourceReport.failures, runWide: &sourceReport.pushFailure)
                 }
                 report.sources.append(sourceReport)
             }
@@ -79,7 +81,7 @@ public struct SyncEngine: Sendable {
             throw error
         }
         try await store.finishRun(runID, outcome: Self.outcome(of: report), counts: Self.runCounts(report),
-                                  message: report.sources.compactMap(\.refusal).first, failures: Self.runFailures(report))
+                                  message: Self.runMessage(report), failures: Self.runFailures(report))
         return report
     }
 
@@ -96,7 +98,8 @@ public struct SyncEngine: Sendable {
             for collection in targets {
                 var sourceReport = SourceReport(name: "push", collection: collection?.description ?? "(all collections)")
                 let pusher = Pusher(store: store, client: firestore, policy: policy, progress: progress, meter: meter)
-                sourceReport.push = try await pusher.pushPending(in: collection, failures: &sourceReport.failures)
+                sourceReport.push = try await pusher.pushPending(in: collection, failures: &sourceReport.failures,
+                                                                 runWide: &sourceReport.pushFailure)
                 report.sources.append(sourceReport)
             }
         } catch {
@@ -104,8 +107,8 @@ public struct SyncEngine: Sendable {
                                        failures: Self.runFailures(report))
             throw error
         }
-        try await store.finishRun(runID, outcome: Self.outcome(of: report), counts: Self.runCounts(report), message: nil,
-                                  failures: Self.runFailures(report))
+        try await store.finishRun(runID, outcome: Self.outcome(of: report), counts: Self.runCounts(report),
+                                  message: Self.runMessage(report), failures: Self.runFailures(report))
         return report
     }
 
@@ -128,9 +131,27 @@ public struct SyncEngine: Sendable {
                                 failed: plan.failed, pushed: push.written + push.deleted, pushFailed: push.failed + push.conflicts)
     }
 
+    /// The line run history keeps for a run: the run-wide failures (the cause, and how
+    /// many documents they affected), else why deletes were refused; nil when neither.
+    static func runMessage(_ report: SyncReport) -> String? {
+        var parts: [String] = []
+        for source in report.sources {
+            if let failure = source.pullFailure {
+                parts.append("pull of \(source.name) failed (\(failure.kind.rawValue)): \(failure.message)")
+            }
+            if let failure = source.pushFailure {
+                parts.append("push failed for \(failure.affected) document\(failure.affected == 1 ? "" : "s") of \(source.collection) "
+                             + "(\(failure.kind.rawValue)): \(failure.message)")
+            }
+        }
+        if parts.isEmpty { return report.sources.compactMap(\.refusal).first }
+        return parts.joined(separator: "; ")
+    }
+
+    /// Per-record failures for run history; run-wide ones are in the run's message instead.
     static func runFailures(_ report: SyncReport) -> [RunFailure] {
         report.sources.flatMap { source in
-            source.failures.map {
+            source.failures.filter { !$0.isRunWide }.map {
                 RunFailure(phase: $0.phase.rawValue, collection: source.collection, key: $0.key, field: $0.field, message: $0.message)
             }
         }
@@ -209,6 +230,8 @@ public struct SyncEngine: Sendable {
         if let pullError {
             // An incomplete pull plans no deletes: absence proves nothing.
             planner.report.pullError = "\(pullError)"
+            planner.report.pullFailure = RunWideFailure(kind: RunWideFailure.kind(ofPullError: pullError), phase: .pull,
+                                                        message: "\(pullError)")
             planner.report.refusal = "the pull did not complete, so no deletes were planned"
             return planner.report
         }

@@ -34,6 +34,11 @@ public struct SyncReport: Sendable, Equatable {
         totals.failed > 0 || (pushTotals?.failed ?? 0) > 0 || (pushTotals?.conflicts ?? 0) > 0
             || sources.contains { $0.pullError != nil || $0.isRefusedByDeleteGuard }
     }
+
+    /// Failures that stopped a whole pull or push, in source order (pull before push).
+    public var runWideFailures: [RunWideFailure] {
+        sources.flatMap { [$0.pullFailure, $0.pushFailure].compactMap { $0 } }
+    }
 }
 
 /// Counts of a plan: what happens to each pulled record and stored document.
@@ -108,6 +113,12 @@ public struct SourceReport: Sendable, Equatable {
     public var isRefusedByDeleteGuard = false
     /// Set when the pull stopped before the end (after retries): the reason.
     public var pullError: String?
+    /// The same pull failure, typed: what kind of problem stopped it (set with `pullError`).
+    public var pullFailure: RunWideFailure?
+    /// Set when writes failed for a reason that is not the documents' own (Firestore
+    /// unreachable, authentication): the cause once, with the number of documents it
+    /// left pending. Those documents are in `failures` too, marked `isRunWide`.
+    public var pushFailure: RunWideFailure?
 
     public init(name: String, collection: String) {
         self.name = name
@@ -150,11 +161,15 @@ public struct RecordFailure: Sendable, Equatable {
     public var key: String?
     public var field: String?
     public var message: String
+    /// True when the cause is not this record but the whole push (see
+    /// `SourceReport.pushFailure`); people's reports then show it once.
+    public var isRunWide = false
 
-    public init(phase: Phase, key: String?, field: String? = nil, message: String) {
+    public init(phase: Phase, key: String?, field: String? = nil, message: String, isRunWide: Bool = false) {
         self.phase = phase
         self.key = key
         self.field = field
         self.message = message
+        self.isRunWide = isRunWide
     }
 }

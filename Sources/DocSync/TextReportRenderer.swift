@@ -1,4 +1,5 @@
 import DocModel
+import Foundation
 
 /// Renders a `SyncReport` for people: a summary line, then `+`, `~`, `-` per document.
 ///
@@ -14,33 +15,68 @@ import DocModel
 /// ```
 public struct TextReportRenderer: Sendable {
     public var useColor: Bool
+    /// Only the summary line, run-wide failures and the push totals; no documents.
+    public var isSummaryOnly = false
+    /// List at most this many changed documents per source (nil: every one the report holds).
+    public var changeLimit: Int?
+    /// Said after "… and N more changed documents": how to see them all.
+    public var moreHint: String?
 
-    public init(useColor: Bool) {
+    public init(useColor: Bool, isSummaryOnly: Bool = false, changeLimit: Int? = nil, moreHint: String? = nil) {
         self.useColor = useColor
+        self.isSummaryOnly = isSummaryOnly
+        self.changeLimit = changeLimit
+        self.moreHint = moreHint
     }
 
     public func render(_ report: SyncReport) -> String {
         var out = ""
         out += Self.summaryLine(report.totals) + "\n"
         for source in report.sources {
+            if let failure = source.pullFailure {
+                out += paint("Pull of source \(source.name) failed: ", .red) + failure.message + "\n"
+                out += "  hint: " + failure.hint + "\n"
+            } else if let pullError = source.pullError {
+                out += paint("Pull of source \(source.name) failed: ", .red) + pullError + "\n"
+            }
+            if let failure = source.pushFailure {
+                let scope = source.collection.hasPrefix("(") ? "" : " of \(source.collection)"
+                out += paint("Push failed for \(Self.documents(failure.affected))\(scope): ", .red) + failure.message + "\n"
+                out += "  hint: " + failure.hint + "\n"
+            }
+        }
+        if isSummaryOnly {
+            return out + footer(report)
+        }
+        for source in report.sources {
             out += "\n\(source.collection) (source \(source.name))\n"
-            if let pullError = source.pullError {
+            if let failure = source.pullFailure {
+                // The cause is printed once, under the summary line.
+                out += "  " + paint("pull failed", .red) + " (\(failure.kind.rawValue); the cause is above)\n"
+            } else if let pullError = source.pullError {
                 out += "  " + paint("pull failed: ", .red) + pullError + "\n"
             }
             if let refusal = source.refusal {
                 out += "  " + paint("refused: ", .red) + refusal + "\n"
             }
-            if source.changes.isEmpty && source.failures.isEmpty && source.counts.changed == 0 {
-                out += "  no changes\n"
+            let perRecord = source.failures.filter { !$0.isRunWide }
+            if source.changes.isEmpty && perRecord.isEmpty && source.counts.changed == 0 && source.pushFailure == nil {
+                out += source.pullError == nil ? "  no changes\n" : "  nothing planned: the pull did not complete\n"
             }
-            for change in source.changes {
+            let listed = changeLimit.map { min($0, source.changes.count) } ?? source.changes.count
+            for change in source.changes.prefix(listed) {
                 out += render(change)
             }
-            if source.omittedChanges > 0 {
-                out += "  … and \(source.omittedChanges) more changed documents (counted above, not listed)\n"
+            let unlisted = source.omittedChanges + source.changes.count - listed
+            if unlisted > 0 {
+                out += "  … and \(unlisted) more changed documents (" + (moreHint ?? "counted above, not listed") + ")\n"
             }
-            for failure in source.failures {
+            for failure in perRecord {
                 out += "  " + paint("!", .magenta) + " " + Self.describe(failure) + "\n"
+            }
+            if let failure = source.pushFailure {
+                out += "  " + paint("!", .magenta) + " \(Self.documents(failure.affected)) not pushed (\(failure.kind.rawValue); "
+                    + "the cause is above), left pending\n"
             }
             if source.pull.detailCalls > 0 || source.pull.detailCallsSaved > 0 || source.pull.skipped > 0 {
                 var parts = ["\(source.pull.records) records from \(source.pull.pages) pages"]
@@ -56,12 +92,23 @@ public struct TextReportRenderer: Sendable {
                 out += "  pushed: " + Self.describe(push) + "\n"
             }
         }
+        let last = footer(report)
+        return last.isEmpty ? out : out + "\n" + last
+    }
+
+    /// The last line: nothing written (dry run), or what was pushed.
+    private func footer(_ report: SyncReport) -> String {
         if report.isDryRun {
-            out += "\nDry run: nothing was written to the store or to Firestore.\n"
+            return "Dry run: nothing was written to the store or to Firestore.\n"
         } else if let push = report.pushTotals {
-            out += "\nPushed: " + Self.describe(push) + "\n"
+            return "Pushed: " + Self.describe(push) + "\n"
         }
-        return out
+        return ""
+    }
+
+    /// `1 document`, `1,997 documents`.
+    static func documents(_ count: Int) -> String {
+        "\(count.formatted(.number.grouping(.automatic).locale(Locale(identifier: "en_US")))) \(count == 1 ? "document" : "documents")"
     }
 
     /// `Plan: 3 to create, 5 to update, 1 to delete, 991 unchanged, 2 failed.`

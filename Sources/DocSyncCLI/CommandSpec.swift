@@ -85,10 +85,6 @@ struct OptionSpec: Sendable, Equatable {
 
     // MARK: Options shared by several commands
 
-    /// `--store <path>`: every command that touches the store takes it.
-    static let store = OptionSpec.value(
-        "store", valueName: "path", help: "The store file.", defaultValue: "./docsync.sqlite")
-
     /// `--wait <seconds>`: how long a write waits for another docsync process.
     static let wait = OptionSpec.value(
         "wait", valueName: "seconds",

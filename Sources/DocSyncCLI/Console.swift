@@ -31,7 +31,14 @@ final class Console: Sendable {
     }
 
     var useColor: Bool {
-        environment.stdout.isTerminal && !output.noColor && environment.variables["NO_COLOR"] == nil
+        Self.allowsColor(environment, noColor: output.noColor)
+    }
+
+    /// Colour only on a terminal that can show it: not with `--no-color`, `NO_COLOR`
+    /// (any value) or `TERM=dumb`.
+    static func allowsColor(_ environment: Environment, noColor: Bool) -> Bool {
+        environment.stdout.isTerminal && !noColor && environment.variables["NO_COLOR"] == nil
+            && environment.variables["TERM"] != "dumb"
     }
 
     // MARK: Progress
@@ -55,7 +62,7 @@ final class Console: Sendable {
         }
         let stderr = environment.stderr
         state.withLock { state in
-            if stderr.isTerminal {
+            if stderr.isTerminal && self.environment.variables["TERM"] != "dumb" {
                 stderr.write("\r\u{1B}[K" + line)
                 state.drewOnTerminal = true
             } else {
@@ -103,9 +110,14 @@ final class Console: Sendable {
 
     // MARK: Report
 
-    func printReport(_ report: SyncReport, format: ReportFormat) {
+    /// Prints the report; the text form lists at most `listLimit` changed documents per source.
+    func printReport(_ report: SyncReport, format: ReportFormat, listLimit: Int? = nil) {
         switch format {
-        case .text: environment.stdout.write(TextReportRenderer(useColor: useColor).render(report))
+        case .text:
+            let renderer = TextReportRenderer(useColor: useColor, changeLimit: listLimit,
+                                              moreHint: listLimit.map { "counted above; the first \($0) are listed, --list all lists every one" })
+            environment.stdout.write(renderer.render(report))
+        case .summary: environment.stdout.write(TextReportRenderer(useColor: useColor, isSummaryOnly: true).render(report))
         case .json: environment.stdout.write(JSONReportRenderer().render(report))
         case .markdown: environment.stdout.write(MarkdownReportRenderer().render(report))
         }

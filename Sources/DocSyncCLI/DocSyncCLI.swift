@@ -8,7 +8,8 @@ public enum DocSyncCLI {
 
     /// Runs the command line in the real process environment and returns the exit status.
     public static func run(_ arguments: [String]) async -> Int32 {
-        await run(arguments, environment: .live)
+        InterruptNotice.install()
+        return await run(arguments, environment: .live)
     }
 
     /// Runs the command line with an explicit environment (tests read its sinks).

@@ -1,3 +1,5 @@
+import DocSync
+
 /// Every exit status docsync uses, in one place.
 ///
 /// Help and `--version` exit 0 and print to stdout; everything else that goes
@@ -16,4 +18,33 @@ public enum ExitStatus: Int32, Sendable, Equatable, CaseIterable {
     /// A temporary failure: the store is busy, the network is down (`EX_TEMPFAIL`).
     /// Running again later may work.
     case temporaryFailure = 75
+}
+
+extension ExitStatus {
+    /// The status of a sync, diff or push, from its report (README, "Exit statuses"):
+    ///
+    /// - 1 when the mass-delete guard refused a plan, or a pull or push stopped
+    ///   for a configuration problem or another lasting cause;
+    /// - 75 when it stopped because the API or Firestore could not be reached or
+    ///   authentication failed (and nothing lasting went wrong);
+    /// - 3 when some records failed and the rest succeeded (1 when none succeeded);
+    /// - 2 on a dry run with changes, when `detailedExitCode` asks for it;
+    /// - 0 otherwise.
+    static func of(_ report: SyncReport, detailedExitCode: Bool) -> ExitStatus {
+        if report.sources.contains(where: \.isRefusedByDeleteGuard) { return .failure }
+        let runWide = report.runWideFailures
+        if !runWide.isEmpty {
+            return runWide.allSatisfy(\.kind.isTemporary) ? .temporaryFailure : .failure
+        }
+        if report.hasFailures {
+            // 3 means "some records failed, the rest succeeded": with nothing that
+            // succeeded (every record failed, every write refused) the command failed.
+            let plan = report.totals
+            let push = report.pushTotals ?? PushCounts()
+            let succeeded = plan.create + plan.update + plan.delete + plan.unchanged + push.written + push.deleted
+            return succeeded > 0 ? .partialFailure : .failure
+        }
+        if report.isDryRun && detailedExitCode && report.hasChanges { return .changesPresent }
+        return .success
+    }
 }

@@ -27,9 +27,15 @@ enum HelpFormatter {
             var rows = spec.subcommands.map { row($0.name, $0.summary) }
             if path.count == 1 { rows.append(row("help", "Show help for a subcommand.")) }
             sections.append("SUBCOMMANDS:\n" + rows.joined(separator: "\n")
-                + "\n\n  See '\(path.joined(separator: " ")) help <subcommand>' for detailed help.")
+                + "\n\n  See '\(helpPointer(path))' for detailed help.")
         }
         return sections.joined(separator: "\n\n") + "\n"
+    }
+
+    /// `docsync help <subcommand>`, or `docsync help index <subcommand>` below the top:
+    /// the form the parser accepts (`docsync index help create` is not a command).
+    static func helpPointer(_ path: [String]) -> String {
+        ([path.first ?? "docsync", "help"] + path.dropFirst() + ["<subcommand>"]).joined(separator: " ")
     }
 
     /// `docsync import <collection> <file> --key <field> [--strict] [--store <path>]`.

@@ -70,9 +70,4 @@ struct ParsedArguments: Sendable {
             return .milliseconds(Int64((seconds * 1000).rounded()))
         }
     }
-
-    /// `--store`, with its default.
-    var storePath: String {
-        value(OptionSpec.store.name) ?? OptionSpec.store.defaultValue ?? "./docsync.sqlite"
-    }
 }

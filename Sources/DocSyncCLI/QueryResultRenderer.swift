@@ -14,6 +14,9 @@ struct QueryResultRenderer {
     var selection: [FieldPath]?
     /// Table cells longer than this many characters are shortened with "…".
     var maximumCellWidth = 40
+    /// The terminal's width: without `selection`, the table keeps to it by
+    /// choosing and cutting columns. nil: no limit (not a terminal).
+    var width: Int?
 
     func render(_ documents: [QueryDocument]) -> String {
         switch format {
@@ -80,13 +83,71 @@ struct QueryResultRenderer {
         columns.contains(FieldPath(["id"])) ? "__name__" : "id"
     }
 
+    /// A table cell's text: as `cellText`, with a timestamp shown as its time.
+    static func tableCellText(_ value: JSONValue?) -> String {
+        if case .object(let object)? = value, object.count == 1, case .string(let time)? = object["$timestamp"] {
+            return time
+        }
+        return cellText(value)
+    }
+
+    /// Columns that fit `width`, in their usual order: fields that hold plain
+    /// values (not maps or arrays), then fields most documents have, then narrow
+    /// ones are chosen first; a column that does not fit whole is cut to what
+    /// is left. Also returns the widths.
+    func fit(_ columns: [FieldPath], cells: [[String]], header: [String], width: Int) -> (kept: [Int], widths: [Int]) {
+        // Column 0 is the id, always shown.
+        var natural = header.map(\.count)
+        var present = Array(repeating: 0, count: header.count)
+        var composite = Array(repeating: 0, count: header.count)
+        for row in cells {
+            for (index, cell) in row.enumerated() {
+                natural[index] = max(natural[index], cell.count)
+                if !cell.isEmpty { present[index] += 1 }
+                if cell.hasPrefix("{") || cell.hasPrefix("[") { composite[index] += 1 }
+            }
+        }
+        let candidates = (1..<header.count).sorted { a, b in
+            let plainA = composite[a] * 2 <= present[a], plainB = composite[b] * 2 <= present[b]
+            if plainA != plainB { return plainA }
+            if present[a] != present[b] { return present[a] > present[b] }
+            if natural[a] != natural[b] { return natural[a] < natural[b] }
+            return a < b
+        }
+        var used = natural[0]
+        var kept: [Int] = [0]
+        var widths = natural
+        for index in candidates {
+            let room = width - used - 2
+            if natural[index] <= room {
+                kept.append(index)
+                used += 2 + natural[index]
+            } else if room >= max(8, header[index].count) {
+                widths[index] = room
+                kept.append(index)
+                used = width
+            }
+        }
+        return (kept.sorted(), widths)
+    }
+
     private func table(_ documents: [QueryDocument]) -> String {
-        let columns = columns(documents)
-        let header = [idHeader(columns)] + columns.map(\.description)
-        let rows = documents.map { document in
-            [document.id] + columns.map { Self.cellText(document[$0]) }
+        let allColumns = columns(documents)
+        var header = [idHeader(allColumns)] + allColumns.map(\.description)
+        var rows = documents.map { document in
+            [document.id] + allColumns.map { Self.tableCellText(document[$0]) }
         }.map { $0.map(tableCell) }
         var widths = header.map(\.count)
+        var note = ""
+        if selection == nil, let width {
+            let (kept, fitted) = fit(allColumns, cells: rows, header: header, width: width)
+            if kept.count < header.count {
+                note = "; \(kept.count - 1) of \(header.count - 1) fields fit \(width) columns; --select or --format json for the rest"
+            }
+            header = kept.map { header[$0] }
+            rows = rows.map { row in kept.map { index in cut(row[index], to: fitted[index]) } }
+            widths = kept.map { min(fitted[$0], header[kept.firstIndex(of: $0)!].count) }
+        }
         for row in rows {
             for (index, cell) in row.enumerated() { widths[index] = max(widths[index], cell.count) }
         }
@@ -105,8 +166,14 @@ struct QueryResultRenderer {
         var output = line(header)
         output += line(widths.map { String(repeating: "-", count: $0) })
         for row in rows { output += line(row) }
-        output += "(\(documents.count) \(documents.count == 1 ? "document" : "documents"))\n"
+        output += "(\(documents.count) \(documents.count == 1 ? "document" : "documents")\(note))\n"
         return output
+    }
+
+    /// `text` shortened with "…" to at most `width` characters.
+    private func cut(_ text: String, to width: Int) -> String {
+        guard text.count > width, width > 0 else { return text }
+        return String(text.prefix(width - 1)) + "…"
     }
 
     /// One line per cell: control characters escaped as in JSON, long text shortened.

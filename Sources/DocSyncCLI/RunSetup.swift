@@ -12,29 +12,50 @@ struct RunSetup {
 
     /// Loads `configPath` and opens the store it names (or `storeOverride`).
     /// A relative `store` in the config is taken from the config file's folder.
-    init(configPath: String, storeOverride: String?, environment: Environment) throws {
+    /// With `createsStore: false` (a dry run), a store file that does not exist is
+    /// not created: the run plans against an empty store in memory instead.
+    init(configPath: String, storeOverride: String?, environment: Environment, createsStore: Bool = true) throws {
         let resolvedConfig = environment.resolve(configPath)
         guard FileManager.default.fileExists(atPath: resolvedConfig) else {
             throw UserFacingError(
                 message: "config file \(configPath) not found",
                 hint: "create one with 'docsync init --example perfume', or pass --config PATH", status: .failure)
         }
-        do {
-            config = try SyncConfig.load(path: resolvedConfig)
-        } catch {
-            throw UserFacingError(message: "config \(configPath): \(error)", hint: "see README, section Configuration", status: .failure)
-        }
+        config = try Self.loadConfig(displayPath: configPath, resolvedPath: resolvedConfig)
         let storePath: String
         if let storeOverride {
             storePath = environment.resolve(storeOverride)
         } else if let configured = config.storePath {
-            storePath = configured.hasPrefix("/") || configured == ":memory:"
-                ? configured
-                : URL(fileURLWithPath: resolvedConfig).deletingLastPathComponent().appendingPathComponent(configured).standardized.path
+            storePath = Self.storePath(configured, configFile: resolvedConfig)
         } else {
             storePath = environment.resolve("docsync.sqlite")
         }
-        store = try DocumentStore(path: storePath)
+        if !createsStore, storePath != ":memory:", !FileManager.default.fileExists(atPath: storePath) {
+            store = try DocumentStore(path: ":memory:")
+        } else {
+            store = try DocumentStore(path: storePath)
+        }
+    }
+
+    /// Reads a config file, with JSON syntax errors located by line and column.
+    /// - Throws: `UserFacingError` (status 1) naming the file and the mistake.
+    static func loadConfig(displayPath: String, resolvedPath: String) throws -> SyncConfig {
+        do {
+            return try SyncConfig.load(path: resolvedPath)
+        } catch {
+            var message = "config \(displayPath): \(error)"
+            if let bytes = FileManager.default.contents(atPath: resolvedPath), let located = TextPosition.describeJSONError(in: [UInt8](bytes)) {
+                message = "config \(displayPath) is not valid JSON: \(located)"
+            }
+            throw UserFacingError(message: message, hint: "see README, section Configuration", status: .failure)
+        }
+    }
+
+    /// A config's `store`, taken from the config file's folder when relative.
+    static func storePath(_ configured: String, configFile: String) -> String {
+        configured.hasPrefix("/") || configured == ":memory:"
+            ? configured
+            : URL(fileURLWithPath: configFile).deletingLastPathComponent().appendingPathComponent(configured).standardized.path
     }
 
     /// No config: just the store (for `docsync push`).
@@ -48,8 +69,9 @@ struct RunSetup {
 struct FirestoreClientBox {
     var client: FirestoreClient
 
+    /// `noTargetHint`: what to suggest without a project (sync has --no-push, push does not).
     init(target: TargetConfig?, project: String?, database: String?, policy: SyncPolicy, environment: Environment,
-         meter: TransferMeter, console: Console) throws {
+         meter: TransferMeter, console: Console, noTargetHint: String = Self.syncNoTargetHint) throws {
         do {
             client = try FirestoreTarget.makeClient(
                 target: target, projectOverride: project, databaseOverride: database, policy: policy,
@@ -58,16 +80,59 @@ struct FirestoreClientBox {
         } catch SyncError.noTarget {
             throw UserFacingError(
                 message: "no Firestore project to push to",
-                hint: "set \"target\": {\"projectId\": …} in the config, pass --project ID, or set GOOGLE_CLOUD_PROJECT "
-                    + "(and FIRESTORE_EMULATOR_HOST for the emulator); or run with --no-push or --dry-run",
-                status: .failure)
+                hint: noTargetHint, status: .failure)
         }
     }
 }
 
-/// Report formats of sync, diff and push.
-enum ReportFormat: String, Sendable, Equatable {
-    case text, json, markdown
+extension FirestoreClientBox {
+    static let syncNoTargetHint = "set \"target\": {\"projectId\": …} in the config, pass --project ID, or set GOOGLE_CLOUD_PROJECT "
+        + "(and FIRESTORE_EMULATOR_HOST for the emulator); or run with --no-push or --dry-run"
+    static let pushNoTargetHint = "set \"target\": {\"projectId\": …} in the config, pass --project ID, or set GOOGLE_CLOUD_PROJECT "
+        + "(and FIRESTORE_EMULATOR_HOST for the emulator)"
+}
+
+/// Report formats of sync, diff and push (`summary`: the summary lines only).
+enum ReportFormat: String, Sendable, Equatable, CaseIterable {
+    case text, summary, json, markdown
+}
+
+extension ReportFormat {
+    /// `--format`, where `--summary` means `--format summary`.
+    init(_ arguments: ParsedArguments) throws(UsageError) {
+        let given = ReportFormat(rawValue: arguments.value("format") ?? "text") ?? .text
+        if arguments.flag("summary") {
+            if arguments.givenValue("format") != nil, given != .summary {
+                throw arguments.error(.invalidArgument("--summary", reason: "it is the same as --format summary; give one of them"))
+            }
+            self = .summary
+        } else {
+            self = given
+        }
+    }
+}
+
+/// `--list n|all`: how many changed documents the text report lists per source.
+struct ReportListing: Sendable, Equatable {
+    static let defaultLimit = 100
+    /// Documents listed per source in text (nil: every one the report holds).
+    var textLimit: Int?
+    /// Documents the report keeps per source, when more than the engine's default.
+    var reportLimit: Int?
+
+    init(_ arguments: ParsedArguments) throws(UsageError) {
+        let text = arguments.value("list") ?? String(Self.defaultLimit)
+        if text == "all" {
+            textLimit = nil
+            reportLimit = .max
+            return
+        }
+        guard let count = Int(text), count >= 0 else {
+            throw arguments.error(.invalidArgument("--list '\(text)'", reason: "expected a whole number, 0 or more, or 'all'"))
+        }
+        textLimit = count
+        reportLimit = count > SyncOptions().detailLimit ? count : nil
+    }
 }
 
 /// `--quiet`, `--verbose` and `--no-color`.

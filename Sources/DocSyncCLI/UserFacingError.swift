@@ -31,19 +31,26 @@ struct UserFacingError: Error, Equatable {
                 self.init(message: error.description, hint: error.hint)
             }
         case let error as SourceError:
-            self.init(message: error.description,
-                      hint: error.isTemporary ? "the API may be down or rate-limiting; run again later" : nil,
-                      status: error.isTemporary ? .temporaryFailure : .failure)
+            let kind = RunWideFailure.kind(ofPullError: error)
+            self.init(message: error.description, hint: RunWideFailure(kind: kind, phase: .pull, message: "").hint,
+                      status: kind.isTemporary ? .temporaryFailure : .failure)
         case let error as ConfigError:
             self.init(message: "config: \(error)", hint: "see README, section Configuration")
         case let error as FirestoreError:
-            self.init(message: error.description, status: error.isRetryable ? .temporaryFailure : .failure)
+            // Unreachable or refused credentials: running again later (or after a login) may work.
+            if let kind = RunWideFailure.kind(ofPushError: error) {
+                self.init(message: error.description, hint: RunWideFailure(kind: kind, phase: .push, message: "").hint,
+                          status: .temporaryFailure)
+            } else {
+                self.init(message: error.description, status: error.isRetryable ? .temporaryFailure : .failure)
+            }
         case let error as SyncError:
             self.init(message: error.description)
         case let error as DocumentPathError:
             self.init(message: error.description)
         case is CancellationError:
-            self.init(message: "interrupted")
+            self.init(message: "interrupted before the command finished",
+                      hint: "run it again; a sync or push left 'running' is marked interrupted by the next one")
         default:
             self.init(message: "\(error)")
         }

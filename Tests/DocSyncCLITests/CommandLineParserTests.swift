@@ -24,7 +24,7 @@ import Testing
         #expect(parsed.file == "records.ndjson")
         #expect(parsed.keyField == FieldPath(["meta", "id"]))
         #expect(parsed.isStrict)
-        #expect(parsed.storePath == "x.sqlite")
+        #expect(parsed.store == StoreLocation(storeOverride: "x.sqlite", configPath: nil))
         #expect(parsed.wait == .seconds(5))
     }
 
@@ -32,7 +32,7 @@ import Testing
         let parsed = try command(["import", "--key", "id", "Perfume", "-"], as: ImportCommand.self)
         #expect(parsed.file == "-")
         #expect(parsed.isStrict == false)
-        #expect(parsed.storePath == "./docsync.sqlite")
+        #expect(parsed.store == StoreLocation(storeOverride: nil, configPath: nil), "the config's store, else ./docsync.sqlite")
     }
 
     @Test func doubleDashEndsOptions() throws {

@@ -11,6 +11,11 @@ import Testing
         ("docsync-export-help", ["export", "--help"]),
         ("docsync-get-help", ["get", "--help"]),
         ("docsync-count-help", ["count", "--help"]),
+        ("docsync-sync-help", ["sync", "--help"]),
+        ("docsync-diff-help", ["diff", "--help"]),
+        ("docsync-push-help", ["push", "--help"]),
+        ("docsync-status-help", ["status", "--help"]),
+        ("docsync-init-help", ["init", "--help"]),
     ])
     func helpMatchesSnapshot(name: String, arguments: [String]) async throws {
         let result = await runCLI(arguments)
@@ -32,7 +37,8 @@ import Testing
     }
 
     @Test func everyHelpScreenHasTheFixedSections() async {
-        for arguments in [["--help"], ["import", "-h"], ["get", "-h"], ["export", "-h"], ["count", "-h"]] {
+        for arguments in [["--help"], ["import", "-h"], ["get", "-h"], ["export", "-h"], ["count", "-h"], ["sync", "-h"], ["diff", "-h"],
+                          ["push", "-h"], ["status", "-h"], ["init", "-h"], ["index", "list", "-h"]] {
             let text = await runCLI(arguments).stdout
             #expect(text.hasPrefix("OVERVIEW: "))
             #expect(text.contains("\nUSAGE: docsync"))
@@ -50,7 +56,7 @@ import Testing
         #expect(result.stdout.isEmpty)
         #expect(result.stderr == """
             error: unknown option '--strcit'; did you mean '--strict'?
-            Usage: docsync import <collection> <file> --key <field> [--strict] [--store <path>] [--wait <seconds>]
+            Usage: docsync import <collection> <file> --key <field> [--strict] [--config <path>] [--store <path>] [--wait <seconds>]
               See 'docsync import --help' for more information.
 
             """)

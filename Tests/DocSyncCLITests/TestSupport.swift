@@ -45,3 +45,7 @@ func runCLI(_ arguments: [String], stdin: String = "", directory: TemporaryDirec
 /// The package root, found from this file's location (Tests/DocSyncCLITests/…).
 let packageRoot = URL(fileURLWithPath: #filePath)
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+/// docsync's exit statuses (Swift Testing has an `ExitStatus` of its own, so the
+/// name is ambiguous in files that import Testing).
+typealias CLIStatus = ExitStatus

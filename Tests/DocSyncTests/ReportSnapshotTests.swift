@@ -68,6 +68,50 @@ import Testing
         try assertSnapshot(MarkdownReportRenderer().render(Self.sampleReport(dryRun: true)), named: "report-plan.md")
     }
 
+    /// A pull that failed as a whole (source `perfume`) and a push that failed for
+    /// every document for the same reason (source `offline`).
+    static func runWideFailureReport() -> SyncReport {
+        var pulled = SourceReport(name: "perfume", collection: "Perfume")
+        let pullMessage = "request to https://api.example.com/products?page=1 failed after 4 attempts: cannot connect to the host"
+        pulled.pullError = pullMessage
+        pulled.pullFailure = RunWideFailure(kind: .unreachable, phase: .pull, message: pullMessage)
+        pulled.refusal = "the pull did not complete, so no deletes were planned"
+        var pushed = SourceReport(name: "offline", collection: "Items")
+        pushed.counts = PlanCounts(create: 3)
+        pushed.changes = ["a", "b", "c"].map { DocumentChange(kind: .create, id: $0, fields: [FieldChange(path: FieldPath(["n"]), old: nil, new: 1)]) }
+        let pushMessage = "cannot authenticate to Firestore: the token command gcloud exited with status 1; run it by hand to see why"
+        pushed.failures = ["a", "b", "c"].map { RecordFailure(phase: .push, key: $0, message: pushMessage, isRunWide: true) }
+        pushed.failures.append(RecordFailure(phase: .push, key: "d", message: "document Items/d: Firestore answered INVALID_ARGUMENT: too big"))
+        pushed.pushFailure = RunWideFailure(kind: .authentication, phase: .push, message: pushMessage, affected: 3)
+        var push = PushCounts()
+        push.failed = 4
+        pushed.push = push
+        return SyncReport(isDryRun: false, sources: [pulled, pushed])
+    }
+
+    @Test func runWideFailuresAreReportedOnceInEveryForm() throws {
+        let report = Self.runWideFailureReport()
+        let text = TextReportRenderer(useColor: false).render(report)
+        try assertSnapshot(text, named: "report-run-wide.txt")
+        #expect(text.components(separatedBy: "cannot authenticate").count == 2, "the push cause once")
+        #expect(text.contains("d [push]: document Items/d"), "a per-document cause is still listed")
+        let markdown = MarkdownReportRenderer().render(report)
+        try assertSnapshot(markdown, named: "report-run-wide.md")
+        #expect(markdown.components(separatedBy: "cannot authenticate").count == 2)
+        try assertSnapshot(JSONReportRenderer().render(report), named: "report-run-wide.json")
+        #expect(report.runWideFailures.map(\.kind) == [.unreachable, .authentication])
+    }
+
+    @Test func summaryOnlyAndListLimit() throws {
+        let report = Self.sampleReport(dryRun: true)
+        #expect(TextReportRenderer(useColor: false, isSummaryOnly: true).render(report)
+            == "Plan: 1 to create, 2 to update, 1 to delete, 146 unchanged, 1 failed.\nDry run: nothing was written to the store or to Firestore.\n")
+        let limited = TextReportRenderer(useColor: false, changeLimit: 1, moreHint: "see more with --list all").render(report)
+        #expect(limited.contains("  + P500999\n"))
+        #expect(!limited.contains("P500037"))
+        #expect(limited.contains("  … and 3 more changed documents (see more with --list all)\n"))
+    }
+
     @Test func summaryLineHasTheDocumentedShape() {
         #expect(TextReportRenderer.summaryLine(PlanCounts(create: 3, update: 5, delete: 1, unchanged: 991, failed: 2))
             == "Plan: 3 to create, 5 to update, 1 to delete, 991 unchanged, 2 failed.")

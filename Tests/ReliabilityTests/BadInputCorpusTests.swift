@@ -35,13 +35,15 @@ func recordsWithChangedB(_ extra: [String]) -> [String] {
 }
 
 /// A page-level case: page 1 answers with `body`; the pull cannot complete, so
-/// nothing is planned, stored, deleted or pushed.
-func pageCase(_ name: String, _ body: [UInt8], status: Int = 200, expect expected: [String]) -> BadInputCase {
-    BadInputCase(name: name, expected: expected, status: .partialFailure) { world in world.serve(page: body, status: status) }
+/// nothing is planned, stored, deleted or pushed. The whole pull failed, so the exit
+/// status is 1 (an answer docsync cannot read, a 404), or 75 when waiting may help
+/// (5xx after the retries, no answer); never 3, which means "some records failed".
+func pageCase(_ name: String, _ body: [UInt8], status: Int = 200, exit: CLIStatus = .failure, expect expected: [String]) -> BadInputCase {
+    BadInputCase(name: name, expected: expected, status: exit) { world in world.serve(page: body, status: status) }
 }
 
-func pageCase(_ name: String, _ body: String, status: Int = 200, expect expected: [String]) -> BadInputCase {
-    pageCase(name, Array(body.utf8), status: status, expect: expected)
+func pageCase(_ name: String, _ body: String, status: Int = 200, exit: CLIStatus = .failure, expect expected: [String]) -> BadInputCase {
+    pageCase(name, Array(body.utf8), status: status, exit: exit, expect: expected)
 }
 
 /// A record-level case: the base records (b changed) plus `records`; the bad ones
@@ -84,17 +86,19 @@ extension BadInputCase {
         pageCase("duplicate key inside one object", #"{"items":[{"id":"a","id":"b"}]}"#, expect: ["invalid JSON at byte", "duplicate"]),
         pageCase("nesting deeper than 512", #"{"items":[{"id":"a","n":"# + String(repeating: "[", count: 600) + String(repeating: "]", count: 600) + "}]}",
                  expect: ["invalid JSON at byte", "512"]),
-        pageCase("HTTP 500 after retries", #"{"error":"boom"}"#, status: 500, expect: ["HTTP 500 from ", "/items?page=1 after 2 attempts"]),
+        pageCase("HTTP 500 after retries", #"{"error":"boom"}"#, status: 500, exit: .temporaryFailure,
+                 expect: ["HTTP 500 from ", "/items?page=1 after 2 attempts", "pull failure kind: unreachable"]),
         pageCase("HTTP 404", #"{"error":"gone"}"#, status: 404, expect: ["HTTP 404 from ", "/items?page=1"]),
-        BadInputCase(name: "body cut short", expected: ["request to ", "/items?page=1 failed after 2 attempts"], status: .partialFailure) { world in
+        BadInputCase(name: "body cut short", expected: ["request to ", "/items?page=1 failed after 2 attempts"], status: .temporaryFailure) { world in
             var response = HTTPResponseSpec.json(#"{"items":[\#(CorpusWorld.baseRecords.joined(separator: ","))]}"#)
             response.truncateBodyAt = 20
             world.route("/items?page=1", response)
         },
-        BadInputCase(name: "connection reset", expected: ["request to ", "/items?page=1 failed after 2 attempts"], status: .partialFailure) { world in
+        BadInputCase(name: "connection reset", expected: ["request to ", "/items?page=1 failed after 2 attempts"], status: .temporaryFailure) { world in
             world.route("/items?page=1", .reset)
         },
-        BadInputCase(name: "bad second page after a good first page", expected: ["invalid JSON at byte 0", "/items?page=2"], status: .partialFailure) { world in
+        BadInputCase(name: "bad second page after a good first page", expected: ["invalid JSON at byte 0", "/items?page=2", "pull failure kind: other"],
+                     status: .failure) { world in
             world.serve(records: recordsWithChangedB([]))
             world.route("/items?page=2", .text("oops"))
         },
@@ -155,18 +159,18 @@ extension BadInputCase {
 
     static let environmentCases: [BadInputCase] = [
         BadInputCase(name: "missing environment variable",
-                     expected: [#"error: the config needs environment variable CORPUS_MISSING_KEY (at sources[0].headers["X-Key"]) but it is not set; export it and run again. Nothing was requested"#],
+                     expected: [#"error: the config needs environment variable CORPUS_MISSING_KEY (at sources[0].headers["X-Key"]) but it is not set or empty; export it and run again. Nothing was requested"#],
                      status: .failure) { world in
             try world.writeConfig(source: world.source(headers: #"{"X-Key": "${CORPUS_MISSING_KEY}"}"#))
         },
-        BadInputCase(name: "unreachable host", expected: ["request to http://127.0.0.1:9/items?page=1 failed after 2 attempts"],
-                     status: .partialFailure) { world in
+        BadInputCase(name: "unreachable host", expected: ["request to http://127.0.0.1:9/items?page=1 failed after 2 attempts", "pull failure kind: unreachable"],
+                     status: .temporaryFailure) { world in
             try world.writeConfig(source: world.source(baseURL: "http://127.0.0.1:9"))
         },
     ]
 
     static let configCases: [BadInputCase] = [
-        configCase("config that is not JSON", expect: ["docsync.json is not valid JSON: invalid JSON at byte"]) { world in
+        configCase("config that is not JSON", expect: ["docsync.json is not valid JSON: line 1, column 14: "]) { world in
             try world.writeConfig(text: #"{"sources": [}"#)
         },
         configCase("unknown top-level key", expect: [#"unknown key "sorces""#]) { world in

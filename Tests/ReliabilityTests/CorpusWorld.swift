@@ -102,6 +102,7 @@ final class CorpusWorld: Sendable {
             var lines = [stderr]
             for source in report?["sources"]?.arrayValue ?? [] {
                 if let error = source["pullError"]?.stringValue { lines.append("pull error: " + error) }
+                if let kind = source["pullFailure"]?["kind"]?.stringValue { lines.append("pull failure kind: " + kind) }
                 if let refusal = source["refusal"]?.stringValue { lines.append("refusal: " + refusal) }
                 for failure in source["failures"]?.arrayValue ?? [] {
                     let key = failure["key"]?.stringValue ?? "-"

@@ -41,7 +41,21 @@ struct CompletionsCommand: RunnableCommand, Equatable {
         out += "        COMPREPLY=($(compgen -W \"\(commands.map(\.name).joined(separator: " ")) help --help --version\" -- \"$cur\"))\n"
         out += "        return\n    fi\n    case \"${COMP_WORDS[1]}\" in\n"
         for command in commands {
-            out += "        \(command.name)) COMPREPLY=($(compgen -W \"\(flags(command).joined(separator: " "))\" -- \"$cur\")) ;;\n"
+            if command.subcommands.isEmpty {
+                out += "        \(command.name)) COMPREPLY=($(compgen -W \"\(flags(command).joined(separator: " "))\" -- \"$cur\")) ;;\n"
+                continue
+            }
+            // A group (`index`): its subcommands first, then the chosen one's options.
+            let names = command.subcommands.map(\.name).joined(separator: " ")
+            out += "        \(command.name))\n"
+            out += "            if [ \"$COMP_CWORD\" -eq 2 ]; then\n"
+            out += "                COMPREPLY=($(compgen -W \"\(names) --help\" -- \"$cur\"))\n"
+            out += "                return\n            fi\n"
+            out += "            case \"${COMP_WORDS[2]}\" in\n"
+            for sub in command.subcommands {
+                out += "                \(sub.name)) COMPREPLY=($(compgen -W \"\(flags(sub).joined(separator: " "))\" -- \"$cur\")) ;;\n"
+            }
+            out += "            esac ;;\n"
         }
         out += "    esac\n}\ncomplete -o default -F _docsync docsync\n"
         return out
@@ -53,6 +67,12 @@ struct CompletionsCommand: RunnableCommand, Equatable {
         out += "    )\n    if (( CURRENT == 2 )); then\n        _describe 'command' commands\n        return\n    fi\n"
         out += "    case $words[2] in\n"
         for command in commands {
+            if !command.subcommands.isEmpty {
+                let names = command.subcommands.map { "'\($0.name):\(escapeSingle($0.summary))'" }.joined(separator: " ")
+                out += "        \(command.name)) local -a subcommands; subcommands=(\(names)); "
+                    + "if (( CURRENT == 3 )); then _describe 'subcommand' subcommands; else _arguments '--help[Show help.]' '*:file:_files'; fi ;;\n"
+                continue
+            }
             let options = command.options.map { "'--\($0.name)[\(escapeBrackets(escapeSingle($0.help)))]'" } + ["'--help[Show help.]'"]
             out += "        \(command.name)) _arguments \(options.joined(separator: " ")) '*:file:_files' ;;\n"
         }
@@ -64,6 +84,13 @@ struct CompletionsCommand: RunnableCommand, Equatable {
         var out = "# fish completion for docsync\ncomplete -c docsync -f\n"
         for command in commands {
             out += "complete -c docsync -n '__fish_use_subcommand' -a \(command.name) -d '\(escapeSingle(command.summary))'\n"
+        }
+        for command in commands where !command.subcommands.isEmpty {
+            let names = command.subcommands.map(\.name).joined(separator: " ")
+            for sub in command.subcommands {
+                out += "complete -c docsync -n '__fish_seen_subcommand_from \(command.name); and not __fish_seen_subcommand_from \(names)' "
+                    + "-a \(sub.name) -d '\(escapeSingle(sub.summary))'\n"
+            }
         }
         for command in commands {
             for option in command.options {

@@ -7,20 +7,20 @@ struct CountCommand: RunnableCommand, Equatable {
         name: "count",
         summary: "Print the number of documents in a collection (locally deleted ones excluded).",
         arguments: [ArgumentSpec(name: "collection", help: "The collection to count, such as Perfume.")],
-        options: [.store],
+        options: [.storeConfig, .storeOverride],
         command: CountCommand.self
     )
 
     var collection: CollectionPath
-    var storePath: String
+    var store: StoreLocation
 
     init(parsing arguments: ParsedArguments) throws(UsageError) {
         collection = try arguments.collectionPath("collection")
-        storePath = arguments.storePath
+        store = StoreLocation(arguments)
     }
 
     func run(in environment: Environment) async throws -> ExitStatus {
-        let store = try DocumentStore(path: environment.resolve(storePath), createIfMissing: false)
+        let store = try await self.store.open(in: environment)
         environment.stdout.writeLine(String(try await store.count(collection)))
         return .success
     }

@@ -7,20 +7,20 @@ struct ExportCommand: RunnableCommand, Equatable {
         name: "export",
         summary: "Write a collection as NDJSON in key order, one canonical document per line.",
         arguments: [ArgumentSpec(name: "collection", help: "The collection to export, such as Perfume.")],
-        options: [.store],
+        options: [.storeConfig, .storeOverride],
         command: ExportCommand.self
     )
 
     var collection: CollectionPath
-    var storePath: String
+    var store: StoreLocation
 
     init(parsing arguments: ParsedArguments) throws(UsageError) {
         collection = try arguments.collectionPath("collection")
-        storePath = arguments.storePath
+        store = StoreLocation(arguments)
     }
 
     func run(in environment: Environment) async throws -> ExitStatus {
-        let store = try DocumentStore(path: environment.resolve(storePath), createIfMissing: false)
+        let store = try await self.store.open(in: environment)
         var output: [UInt8] = []
         output.reserveCapacity(1 << 16)
         for try await document in store.documents(in: collection) {

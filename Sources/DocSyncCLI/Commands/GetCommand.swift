@@ -10,12 +10,12 @@ struct GetCommand: RunnableCommand, Equatable {
             ArgumentSpec(name: "collection", help: "The document's collection, such as Perfume."),
             ArgumentSpec(name: "id", help: "The document id."),
         ],
-        options: [.store],
+        options: [.storeConfig, .storeOverride],
         command: GetCommand.self
     )
 
     var path: DocumentPath
-    var storePath: String
+    var store: StoreLocation
 
     init(parsing arguments: ParsedArguments) throws(UsageError) {
         let collection = try arguments.collectionPath("collection")
@@ -25,13 +25,14 @@ struct GetCommand: RunnableCommand, Equatable {
         } catch {
             throw arguments.error(.invalidArgument("<id> '\(id)'", reason: error.reason))
         }
-        storePath = arguments.storePath
+        store = StoreLocation(arguments)
     }
 
     func run(in environment: Environment) async throws -> ExitStatus {
-        let store = try DocumentStore(path: environment.resolve(storePath), createIfMissing: false)
+        let location = try self.store.resolve(in: environment)
+        let store = try DocumentStore(path: location.path, createIfMissing: false)
         guard let document = try await store.get(path) else {
-            throw UserFacingError(message: "no document \(path) in store \(storePath)")
+            throw UserFacingError(message: "no document \(path) in store \(location.shownAs)")
         }
         guard let data = document.data else {
             throw UserFacingError(message: "document \(path) was deleted locally (the delete is not pushed yet)")

@@ -24,7 +24,7 @@ struct ImportCommand: RunnableCommand, Equatable {
                    help: "The record field holding the document id (a string or an integer; a field path such as meta.id works too).",
                    isRequired: true),
             .flag("strict", help: "Import nothing when any record fails."),
-            .store,
+            .storeConfig, .storeOverride,
             .wait,
         ],
         command: ImportCommand.self
@@ -34,7 +34,7 @@ struct ImportCommand: RunnableCommand, Equatable {
     var file: String
     var keyField: FieldPath
     var isStrict: Bool
-    var storePath: String
+    var store: StoreLocation
     var wait: Duration
     /// Records per transaction.
     var batchSize = 1000
@@ -52,7 +52,7 @@ struct ImportCommand: RunnableCommand, Equatable {
             throw arguments.error(.invalidArgument("--key '\(key)'", reason: error.reason))
         }
         isStrict = arguments.flag("strict")
-        storePath = arguments.storePath
+        store = StoreLocation(arguments)
         wait = try arguments.waitDuration
     }
 
@@ -71,7 +71,7 @@ struct ImportCommand: RunnableCommand, Equatable {
         }
         let firstSource = try openSource()
 
-        let store = try DocumentStore(path: environment.resolve(storePath), busyTimeout: wait)
+        let store = try await self.store.open(in: environment, createIfMissing: true, busyTimeout: wait, verify: true)
         let importer = RecordImporter(collection: collection, keyField: keyField, batchSize: batchSize)
         var printed = 0
         let report = { (failure: ImportFailure) in

@@ -10,22 +10,22 @@ struct IndexDropCommand: RunnableCommand, Equatable {
             ArgumentSpec(name: "collection", help: "The collection, such as Perfume."),
             IndexCommand.fieldArgument,
         ],
-        options: [.store],
+        options: [.storeConfig, .storeOverride],
         command: IndexDropCommand.self
     )
 
     var collection: CollectionPath
     var field: String
-    var storePath: String
+    var store: StoreLocation
 
     init(parsing arguments: ParsedArguments) throws(UsageError) {
         collection = try arguments.collectionPath("collection")
         field = try arguments.requiredArgument("field")
-        storePath = arguments.storePath
+        store = StoreLocation(arguments)
     }
 
     func run(in environment: Environment) async throws -> ExitStatus {
-        let store = try DocumentStore(path: environment.resolve(storePath), createIfMissing: false)
+        let store = try await self.store.open(in: environment, verify: true)
         do {
             let index = try await store.dropIndex(collection: collection.description, field: field)
             environment.stdout.writeLine("dropped index \(index.name) on \(index.field) in \(index.collection)")

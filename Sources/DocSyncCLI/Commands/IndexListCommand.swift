@@ -7,21 +7,34 @@ struct IndexListCommand: RunnableCommand, Equatable {
         name: "list",
         summary: "List the indexes, of one collection or of all.",
         arguments: [ArgumentSpec(name: "collection", help: "Only this collection's indexes.", isOptional: true)],
-        options: [.store],
+        options: [
+            .value("format", short: "f", valueName: "format", help: "Output format (json: an array of {collection, field, name}).",
+                   defaultValue: "table", allowedValues: ["table", "json"]),
+            .storeConfig, .storeOverride,
+        ],
         command: IndexListCommand.self
     )
 
     var collection: CollectionPath?
-    var storePath: String
+    var store: StoreLocation
+    var isJSON: Bool
 
     init(parsing arguments: ParsedArguments) throws(UsageError) {
         collection = arguments.argument("collection") == nil ? nil : try arguments.collectionPath("collection")
-        storePath = arguments.storePath
+        store = StoreLocation(arguments)
+        isJSON = arguments.value("format") == "json"
     }
 
     func run(in environment: Environment) async throws -> ExitStatus {
-        let store = try DocumentStore(path: environment.resolve(storePath), createIfMissing: false)
+        let store = try await self.store.open(in: environment)
         let indexes = try await store.indexes(in: collection)
+        if isJSON {
+            let rows = indexes.map { index -> JSONValue in
+                ["collection": .string(index.collection.description), "field": .string(index.field.description), "name": .string(index.name)]
+            }
+            environment.stdout.writeLine(JSONValue.array(rows).canonicalText)
+            return .success
+        }
         guard !indexes.isEmpty else {
             environment.stdout.writeLine("no indexes")
             return .success

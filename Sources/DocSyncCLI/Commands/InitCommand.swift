@@ -51,9 +51,11 @@ struct InitCommand: RunnableCommand, Equatable {
         }
         let config = try SyncConfig.load(path: path)
         let storePath = URL(fileURLWithPath: path).deletingLastPathComponent().appendingPathComponent(config.storePath ?? "docsync.sqlite").path
+        let storeExisted = FileManager.default.fileExists(atPath: storePath)
         _ = try DocumentStore(path: storePath)
         let variables = Set(config.sources.flatMap { $0.source.requiredEnvironment.map(\.name) }).sorted()
-        environment.stdout.writeLine("wrote \(configPath) (example: \(example)) and created the store \(storePath)")
+        environment.stdout.writeLine("wrote \(configPath) (example: \(example)) and "
+                                     + (storeExisted ? "kept the existing store \(storePath)" : "created the store \(storePath)"))
         environment.stdout.writeLine("next:")
         environment.stdout.writeLine("  1. set target.projectId in \(configPath) to your Firebase project (or use FIRESTORE_EMULATOR_HOST)")
         if !variables.isEmpty {

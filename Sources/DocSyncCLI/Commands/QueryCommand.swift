@@ -28,7 +28,7 @@ struct QueryCommand: RunnableCommand, Equatable {
             .value("format", short: "f", valueName: "format", help: "Output format.", defaultValue: "table",
                    allowedValues: QueryResultRenderer.Format.allCases.map(\.rawValue)),
             .flag("explain", help: "Print the SQL and SQLite's query plan instead of the results."),
-            .store,
+            .storeConfig, .storeOverride,
         ],
         command: QueryCommand.self
     )
@@ -44,7 +44,7 @@ struct QueryCommand: RunnableCommand, Equatable {
     var selection: String?
     var format: QueryResultRenderer.Format
     var explain: Bool
-    var storePath: String
+    var store: StoreLocation
 
     struct Cursor: Equatable, Sendable {
         var option: String
@@ -79,7 +79,7 @@ struct QueryCommand: RunnableCommand, Equatable {
         selection = arguments.value("select")
         format = QueryResultRenderer.Format(rawValue: arguments.value("format") ?? "table") ?? .table
         explain = arguments.flag("explain")
-        storePath = arguments.storePath
+        store = StoreLocation(arguments)
     }
 
     /// Builds the query; a mistake in an expression names the option and the column.
@@ -127,12 +127,21 @@ struct QueryCommand: RunnableCommand, Equatable {
     }
 
     func run(in environment: Environment) async throws -> ExitStatus {
-        let query = try makeQuery()
-        let store = try DocumentStore(path: environment.resolve(storePath), createIfMissing: false)
+        let query = try QueryDiagnostics.normalizingTimestamps(try makeQuery())
+        let store = try await self.store.open(in: environment)
         do {
             if explain {
                 environment.stdout.write(try await store.explain(query).text + "\n")
                 return .success
+            }
+            if !query.filters.isEmpty {
+                // A filter that cannot match what the collection holds is said, not answered with silence.
+                var sampleQuery = Query(collection: query.collection)
+                sampleQuery.limit = QueryDiagnostics.sampleSize
+                let sample = try await store.documents(matching: sampleQuery)
+                for warning in QueryDiagnostics.warnings(for: query, sample: sample, collection: query.collection) {
+                    environment.stderr.writeLine("warning: " + warning)
+                }
             }
             if format == .ndjson || format == .json {
                 // Stored text is canonical already: written out without parsing.
@@ -141,7 +150,8 @@ struct QueryCommand: RunnableCommand, Equatable {
                 return .success
             }
             let documents = try await store.documents(matching: query)
-            let renderer = QueryResultRenderer(format: format, selection: query.selection)
+            var renderer = QueryResultRenderer(format: format, selection: query.selection)
+            renderer.width = TerminalSize.columns(variables: environment.variables, isTerminal: environment.stdout.isTerminal)
             environment.stdout.write(renderer.render(documents))
             return .success
         } catch let error as QueryError {

@@ -19,13 +19,13 @@ struct StatusCommand: RunnableCommand, Equatable {
     /// Version of the JSON form; bumped only for incompatible changes.
     static let schemaVersion: Int64 = 1
 
-    var configPath: String
+    var configPath: String?
     var storeOverride: String?
     var runCount: Int
     var isJSON: Bool
 
     init(parsing arguments: ParsedArguments) throws(UsageError) {
-        configPath = arguments.value("config") ?? "docsync.json"
+        configPath = arguments.givenValue("config")
         storeOverride = arguments.value("store")
         let text = arguments.value("runs") ?? "10"
         guard let count = Int(text), count > 0, count <= 1000 else {
@@ -36,7 +36,7 @@ struct StatusCommand: RunnableCommand, Equatable {
     }
 
     func run(in environment: Environment) async throws -> ExitStatus {
-        let store = try openStore(environment)
+        let store = try await openStore(environment)
         let runs = try await store.recentRuns(limit: runCount)
         var pending: [(String, Int)] = []
         for collection in try await store.collections() {
@@ -54,13 +54,22 @@ struct StatusCommand: RunnableCommand, Equatable {
         return .success
     }
 
-    private func openStore(_ environment: Environment) throws -> DocumentStore {
-        if let storeOverride { return try DocumentStore(path: environment.resolve(storeOverride), createIfMissing: false) }
-        let config = environment.resolve(configPath)
-        if FileManager.default.fileExists(atPath: config) {
-            return try RunSetup(configPath: configPath, storeOverride: nil, environment: environment).store
-        }
-        return try DocumentStore(path: environment.resolve("docsync.sqlite"), createIfMissing: false)
+    /// The store, refused when damaged: a report on a damaged file would be a guess.
+    private func openStore(_ environment: Environment) async throws -> DocumentStore {
+        let store = try await StoreLocation(storeOverride: storeOverride, configPath: configPath).open(in: environment)
+        try await StoreCheck.refuseIfDamaged(store)
+        return store
+    }
+
+    /// True when `run` is recorded as running but its process is gone (killed or
+    /// interrupted): the next sync or push marks it interrupted. Linux only (/proc).
+    static func isAbandoned(_ run: RunRecord) -> Bool {
+        guard run.outcome == .running else { return false }
+        #if os(Linux)
+        return !FileManager.default.fileExists(atPath: "/proc/\(run.pid)")
+        #else
+        return false
+        #endif
     }
 
     static func isoTime(_ date: Date) -> String {
@@ -87,6 +96,9 @@ struct StatusCommand: RunnableCommand, Equatable {
             if c.pushFailed > 0 { out += ", push failed \(c.pushFailed)" }
             out += "\n"
             if let message = run.message { out += "      \(message)\n" }
+            if Self.isAbandoned(run) {
+                out += "      process \(run.pid) is gone: the run was interrupted or killed; the next sync or push marks it interrupted\n"
+            }
         }
         if let failedRun, !failures.isEmpty {
             out += "\nFailed records in run #\(failedRun.id):\n"

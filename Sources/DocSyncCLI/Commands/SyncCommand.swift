@@ -29,7 +29,11 @@ struct SyncCommand: RunnableCommand, Equatable {
     static let sharedOptions: [OptionSpec] = [
         .config, .storeOverride,
         .value("source", valueName: "name", help: "Sync only this source (repeatable)."),
-        .value("format", valueName: "format", help: "Report format.", defaultValue: "text", allowedValues: ["text", "json", "markdown"]),
+        .value("format", valueName: "format", help: "Report format (summary: the summary lines only).", defaultValue: "text",
+               allowedValues: ReportFormat.allCases.map(\.rawValue)),
+        .flag("summary", help: "The same as --format summary: no per-document lines."),
+        .value("list", valueName: "n|all", help: "How many changed documents the text report lists per source.",
+               defaultValue: String(ReportListing.defaultLimit)),
         .flag("detailed-exitcode", help: "With a dry run: exit 0 when nothing would change and 2 when something would."),
         .flag("allow-mass-delete", help: "Apply a plan that deletes more than the configured share of a collection."),
         .flag("full-refresh", help: "Fetch every detail again, even where the source's detail refresh is \"changed\"."),
@@ -45,6 +49,7 @@ struct SyncCommand: RunnableCommand, Equatable {
     var isDryRun: Bool
     var skipsPush: Bool
     var format: ReportFormat
+    var listing: ReportListing
     var detailedExitCode: Bool
     var allowsMassDelete: Bool
     var fullRefresh: Bool
@@ -63,8 +68,13 @@ struct SyncCommand: RunnableCommand, Equatable {
         sourceNames = arguments.values["source"] ?? []
         isDryRun = dryRun
         skipsPush = arguments.flag("no-push")
-        format = ReportFormat(rawValue: arguments.value("format") ?? "text") ?? .text
+        format = try ReportFormat(arguments)
+        listing = try ReportListing(arguments)
         detailedExitCode = arguments.flag("detailed-exitcode")
+        if detailedExitCode && !dryRun {
+            throw arguments.error(.invalidArgument(
+                "--detailed-exitcode", reason: "it only applies to a dry run; add --dry-run, or use 'docsync diff --detailed-exitcode'"))
+        }
         allowsMassDelete = arguments.flag("allow-mass-delete")
         fullRefresh = arguments.flag("full-refresh")
         project = arguments.value("project")
@@ -74,7 +84,13 @@ struct SyncCommand: RunnableCommand, Equatable {
     }
 
     func run(in environment: Environment) async throws -> ExitStatus {
-        let setup = try RunSetup(configPath: configPath, storeOverride: storeOverride, environment: environment)
+        let setup = try RunSetup(configPath: configPath, storeOverride: storeOverride, environment: environment, createsStore: !isDryRun)
+        guard !setup.config.sources.isEmpty else {
+            throw UserFacingError(message: "config \(configPath) has no sources (\"sources\": []): there is nothing to pull",
+                                  hint: "add a source (see docs/sources.md), or use 'docsync push' to push what the store holds")
+        }
+        // Refused before anything is written (run history included) or read from the API.
+        try await StoreCheck.refuseIfDamaged(setup.store)
         let console = Console(environment: environment, output: output)
         let meter = TransferMeter()
         var firestore: FirestoreClientBox?
@@ -94,13 +110,11 @@ struct SyncCommand: RunnableCommand, Equatable {
         options.fullRefresh = fullRefresh
         options.sourceNames = sourceNames
         options.lockWait = lockWait
+        if let limit = listing.reportLimit { options.detailLimit = limit }
         let report = try await engine.sync(options)
         console.finishProgress()
-        console.printReport(report, format: format)
-        if report.sources.contains(where: \.isRefusedByDeleteGuard) { return .failure }
-        if report.hasFailures { return .partialFailure }
-        if isDryRun && detailedExitCode && report.hasChanges { return .changesPresent }
-        return .success
+        console.printReport(report, format: format, listLimit: listing.textLimit)
+        return ExitStatus.of(report, detailedExitCode: detailedExitCode)
     }
 }
 
@@ -133,7 +147,9 @@ struct PushCommand: RunnableCommand, Equatable {
             .value("collection", valueName: "path", help: "Push only this collection (repeatable)."),
             .value("project", valueName: "id", help: "Firestore project id (overrides the config and GOOGLE_CLOUD_PROJECT)."),
             .value("database", valueName: "id", help: "Firestore database id (default: the config's, else \"(default)\")."),
-            .value("format", valueName: "format", help: "Report format.", defaultValue: "text", allowedValues: ["text", "json", "markdown"]),
+            .value("format", valueName: "format", help: "Report format (summary: the summary lines only).", defaultValue: "text",
+                   allowedValues: ReportFormat.allCases.map(\.rawValue)),
+            .flag("summary", help: "The same as --format summary: no per-document lines."),
             .value("wait", valueName: "seconds", help: "Wait this long for another sync or push holding the store.", defaultValue: "0"),
             .quiet, .verbose, .noColor,
         ],
@@ -161,7 +177,7 @@ struct PushCommand: RunnableCommand, Equatable {
         self.collections = collections
         project = arguments.value("project")
         database = arguments.value("database")
-        format = ReportFormat(rawValue: arguments.value("format") ?? "text") ?? .text
+        format = try ReportFormat(arguments)
         lockWait = try arguments.seconds("wait", default: 0)
         output = OutputOptions(arguments)
     }
@@ -175,17 +191,18 @@ struct PushCommand: RunnableCommand, Equatable {
         } else {
             setup = try RunSetup(storePath: storeOverride ?? "docsync.sqlite", environment: environment)
         }
+        try await StoreCheck.refuseIfDamaged(setup.store)
         let console = Console(environment: environment, output: output)
         let meter = TransferMeter()
         let firestore = try FirestoreClientBox(
             target: setup.config.target, project: project, database: database, policy: setup.config.policy,
-            environment: environment, meter: meter, console: console)
+            environment: environment, meter: meter, console: console, noTargetHint: FirestoreClientBox.pushNoTargetHint)
         let engine = SyncEngine(
             store: setup.store, sources: setup.config.sources, policy: setup.config.policy, firestore: firestore.client,
             environment: environment.variables, progress: console.progressReporter(), meter: meter)
         let report = try await engine.push(collections: collections.isEmpty ? nil : collections, lockWait: lockWait)
         console.finishProgress()
         console.printReport(report, format: format)
-        return report.hasFailures ? .partialFailure : .success
+        return ExitStatus.of(report, detailedExitCode: false)
     }
 }
