@@ -23,7 +23,7 @@ struct CursorTracker {
     /// are timestamps, else by UTF-8 text.
     static func less(_ a: String, _ b: String) -> Bool {
         if let x = ValueConversion.parseNumber(a)?.numberValue, let y = ValueConversion.parseNumber(b)?.numberValue { return x < y }
-        if let x = ValueConversion.parseTimestamp(a), let y = ValueConversion.parseTimestamp(b) { return x < y }
+        if let x = Timestamp(lenient: a), let y = Timestamp(lenient: b) { return x < y }
         return JSONWriter.utf8Precedes(a, b)
     }
 }

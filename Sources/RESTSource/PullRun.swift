@@ -494,8 +494,9 @@ struct PullRun: Sendable {
             if case .int(let integer) = number, lag.rounded() == lag { return String(integer - Int64(lag)) }
             return JSONValue.double((number.numberValue ?? 0) - lag).canonicalText
         }
-        if let micros = ValueConversion.parseTimestamp(raw) {
-            return ValueConversion.formatTimestamp(micros - Int64(lag * 1_000_000))
+        if let timestamp = Timestamp(lenient: raw),
+           let earlier = try? Timestamp(microsecondsSinceEpoch: timestamp.microsecondsSinceEpoch - Int64(lag * 1_000_000)) {
+            return earlier.description
         }
         return raw
     }

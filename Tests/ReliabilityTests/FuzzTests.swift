@@ -304,8 +304,9 @@ struct FuzzTests {
             }
             _ = try? Template(parsing: text)
             _ = ValueConversion.parseNumber(text)
-            if let micros = ValueConversion.parseTimestamp(text) {
-                #expect(ValueConversion.parseTimestamp(ValueConversion.formatTimestamp(micros)) == micros, "seed \(seed) case \(index): \(text)")
+            if let timestamp = Timestamp(lenient: text) {
+                #expect(Timestamp(lenient: timestamp.description) == timestamp, "seed \(seed) case \(index): \(text)")
+                #expect((try? Timestamp(parsing: timestamp.description)) == timestamp, "seed \(seed) case \(index): \(text)")
             }
             _ = try? DocumentID.validate(text)
         }

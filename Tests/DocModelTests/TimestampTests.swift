@@ -1,4 +1,4 @@
-@testable import Firestore
+import DocModel
 import Testing
 
 @Suite(.timeLimit(.minutes(3))) struct TimestampTests {
@@ -30,7 +30,7 @@ import Testing
         "0001-01-01T00:30:00+01:00", "", "yesterday",
     ])
     func refusesWhatFirestoreRefuses(_ input: String) {
-        #expect(throws: FirestoreError.self) { try Timestamp.normalize(input) }
+        #expect(throws: TimestampError.self) { try Timestamp.normalize(input) }
     }
 
     @Test func secondsAndMicrosecondsMatchTheEpoch() throws {
@@ -43,5 +43,25 @@ import Testing
         #expect(before < later)
         #expect(Timestamp.minimum.description == "0001-01-01T00:00:00Z")
         #expect(Timestamp.maximum.description == "9999-12-31T23:59:59.999999Z")
+    }
+
+    @Test(arguments: [
+        ("2024-01-02", "2024-01-02T00:00:00Z"),
+        ("2024-01-02T03:04:05Z", "2024-01-02T03:04:05Z"),
+        ("2024-01-02 03:04:05.123+09:00", "2024-01-01T18:04:05.123Z"),
+        ("20240102T030405Z", "2024-01-02T03:04:05Z"),
+        ("2024-01-02T03:04", "2024-01-02T03:04:00Z"),
+        ("2024-06-30T23:59:60Z", "2024-06-30T23:59:59Z"),
+        ("2024-01-02T03:04:05,5-0130", "2024-01-02T04:34:05.500Z"),
+    ])
+    func readsTheDateTextAPIsWriteLeniently(_ input: String, _ expected: String) throws {
+        let timestamp = try #require(Timestamp(lenient: input))
+        #expect(timestamp.description == expected)
+        #expect(try Timestamp(microsecondsSinceEpoch: timestamp.microsecondsSinceEpoch) == timestamp)
+    }
+
+    @Test(arguments: ["", "yesterday", "2024-13-01", "2023-02-29", "2024-01-02T25:00", "2024-01-02T03:04:05Q", "0000-01-01"])
+    func lenientReadingStillRefusesWhatIsNoDate(_ input: String) {
+        #expect(Timestamp(lenient: input) == nil)
     }
 }
