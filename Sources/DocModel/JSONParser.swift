@@ -110,7 +110,7 @@ public struct JSONParser {
 
     /// `{"$double": "NaN" | "Infinity" | "-Infinity"}` is the spelling of non-finite doubles.
     private static func decodeExtendedDouble(_ members: [String: JSONValue]) -> JSONValue? {
-        guard members.count == 1, case .string(let spelling)? = members["$double"] else { return nil }
+        guard members.count == 1, case .string(let spelling)? = members[ExtendedValue.double] else { return nil }
         switch spelling {
         case "NaN": return .double(.nan)
         case "Infinity": return .double(.infinity)

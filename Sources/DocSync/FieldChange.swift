@@ -78,6 +78,6 @@ public struct FieldChange: Sendable, Equatable {
     /// One-key objects such as `{"$timestamp": …}` are single Firestore values, not maps.
     static func isSpecialValue(_ members: [String: JSONValue]) -> Bool {
         guard members.count == 1, let key = members.keys.first else { return false }
-        return ["$timestamp", "$bytes", "$reference", "$geopoint", "$double"].contains(key)
+        return ExtendedValue.keys.contains(key)
     }
 }

@@ -43,9 +43,9 @@ enum QueryDiagnostics {
     private static func normalize(_ value: JSONValue) throws(UserFacingError) -> JSONValue {
         switch value {
         case .object(let members) where members.count == 1:
-            guard case .string(let text)? = members["$timestamp"] else { return value }
+            guard case .string(let text)? = members[ExtendedValue.timestamp] else { return value }
             do {
-                return ["$timestamp": .string(try Timestamp.normalize(text))]
+                return [ExtendedValue.timestamp: .string(try Timestamp.normalize(text))]
             } catch {
                 throw UserFacingError(
                     message: "timestamp(\"\(text)\") is not a timestamp: \(error.description)",

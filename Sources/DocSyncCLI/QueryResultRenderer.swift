@@ -85,7 +85,7 @@ struct QueryResultRenderer {
 
     /// A table cell's text: as `cellText`, with a timestamp shown as its time.
     static func tableCellText(_ value: JSONValue?) -> String {
-        if case .object(let object)? = value, object.count == 1, case .string(let time)? = object["$timestamp"] {
+        if case .object(let object)? = value, object.count == 1, case .string(let time)? = object[ExtendedValue.timestamp] {
             return time
         }
         return cellText(value)

@@ -33,7 +33,7 @@ public struct FirestoreValueCodec: Sendable {
     }
 
     /// The one-key objects of the extended spelling.
-    public static let extendedKeys: Set<String> = ["$timestamp", "$bytes", "$reference", "$geopoint", "$double"]
+    public static let extendedKeys = ExtendedValue.keys
 
     // MARK: - Encoding
 
@@ -237,14 +237,14 @@ public struct FirestoreValueCodec: Sendable {
 
         mutating func extended(_ key: String, _ payload: JSONValue) throws(Problem) -> Int {
             switch (key, payload) {
-            case ("$timestamp", .string(let text)):
+            case (ExtendedValue.timestamp, .string(let text)):
                 let normalized: String
                 do { normalized = try Timestamp.normalize(text) } catch { throw problem(error.description) }
                 append(#"{"timestampValue":""#)
                 append(normalized)
                 append(#""}"#)
                 return 8
-            case ("$bytes", .string(let text)):
+            case (ExtendedValue.bytes, .string(let text)):
                 guard let data = FirestoreValueCodec.decodeBase64(text) else {
                     throw problem("$bytes holds \"\(String(text.prefix(20)))\", which is not base64")
                 }
@@ -255,13 +255,13 @@ public struct FirestoreValueCodec: Sendable {
                 append(data.base64EncodedString())
                 append(#""}"#)
                 return data.count
-            case ("$reference", .string(let text)):
+            case (ExtendedValue.reference, .string(let text)):
                 let (name, size) = try referenceName(text)
                 append(#"{"referenceValue":"#)
                 FirestoreValueCodec.appendString(name, to: &out)
                 out.append(UInt8(ascii: "}"))
                 return size
-            case ("$geopoint", .object(let members)):
+            case (ExtendedValue.geopoint, .object(let members)):
                 guard members.count == 2, let latitude = members["latitude"]?.numberValue,
                       let longitude = members["longitude"]?.numberValue
                 else {
@@ -279,7 +279,7 @@ public struct FirestoreValueCodec: Sendable {
                 append(longitude.description)
                 append("}}")
                 return 16
-            case ("$double", .string(let text)):
+            case (ExtendedValue.double, .string(let text)):
                 switch text {
                 case "NaN": writeDouble(.nan)
                 case "Infinity": writeDouble(.infinity)
@@ -288,7 +288,7 @@ public struct FirestoreValueCodec: Sendable {
                 }
                 return 8
             default:
-                throw problem("\(key) needs a \(key == "$geopoint" ? "object" : "string"), not \(payload.kindName)")
+                throw problem("\(key) needs a \(key == ExtendedValue.geopoint ? "object" : "string"), not \(payload.kindName)")
             }
         }
 
@@ -411,22 +411,22 @@ public struct FirestoreValueCodec: Sendable {
             return .string(string)
         case ("timestampValue", .string(let text)):
             do {
-                return ["$timestamp": .string(try Timestamp.normalize(text))]
+                return [ExtendedValue.timestamp: .string(try Timestamp.normalize(text))]
             } catch {
                 throw Problem(path: path, reason: error.description)
             }
         case ("bytesValue", .string(let text)):
             guard let data = Self.decodeBase64(text) else { throw Problem(path: path, reason: "bytesValue is not base64") }
-            return ["$bytes": .string(data.base64EncodedString())]
+            return [ExtendedValue.bytes: .string(data.base64EncodedString())]
         case ("referenceValue", .string(let name)):
             if let document = database.documentPath(fromName: name) {
-                return ["$reference": .string(document.description)]
+                return [ExtendedValue.reference: .string(document.description)]
             }
-            return ["$reference": .string(name)]
+            return [ExtendedValue.reference: .string(name)]
         case ("geoPointValue", .object(let point)):
             let latitude = point["latitude"]?.numberValue ?? 0
             let longitude = point["longitude"]?.numberValue ?? 0
-            return ["$geopoint": ["latitude": .double(latitude == 0 ? 0 : latitude), "longitude": .double(longitude == 0 ? 0 : longitude)]]
+            return [ExtendedValue.geopoint: ["latitude": .double(latitude == 0 ? 0 : latitude), "longitude": .double(longitude == 0 ? 0 : longitude)]]
         case ("arrayValue", .object(let array)):
             guard let values = array["values"] else { return [] }
             guard case .array(let elements) = values else { throw Problem(path: path, reason: "arrayValue.values is not an array") }
