@@ -1,3 +1,5 @@
+import DocModel
+
 /// Stage 2 of parsing: tokens → a typed command, driven by `CommandSpec`s.
 ///
 /// No I/O happens here. `--help`/`-h` anywhere before `--` asks for the help of

@@ -280,7 +280,7 @@ extension SourceConfig {
         }
         guard stepNames.contains(name) else {
             var message = "unknown shaping step \"\(name)\""
-            if let suggestion = ConfigObject.nearest(to: name, in: Set(stepNames)) { message += "; did you mean \"\(suggestion)\"?" }
+            if let suggestion = Suggestion.nearest(to: name, in: stepNames) { message += "; did you mean \"\(suggestion)\"?" }
             else { message += "; expected one of \(stepNames.joined(separator: ", "))" }
             throw reader.error(message)
         }

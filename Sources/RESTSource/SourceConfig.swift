@@ -1,3 +1,5 @@
+import DocModel
+
 /// Everything docsync needs to pull one source: where to ask, how to page,
 /// where the records are, how to enrich and shape them, and how to key them.
 ///

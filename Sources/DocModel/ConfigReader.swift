@@ -1,5 +1,3 @@
-import DocModel
-
 /// Reads one value of a JSON configuration, knowing where it sits in the file.
 ///
 /// Every accessor throws a `ConfigError` naming the path of the value and what
@@ -40,7 +38,11 @@ public struct ConfigReader: Sendable {
             scalar == "_" || scalar == "$" || scalar.properties.isAlphabetic || ("0"..."9").contains(scalar)
         } && !("0"..."9").contains(key.unicodeScalars.first!)
         if simple { return path.isEmpty ? key : "\(path).\(key)" }
-        let escaped = key.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+        var escaped = ""
+        for character in key {
+            if character == "\\" || character == "\"" { escaped.append("\\") }
+            escaped.append(character)
+        }
         return "\(path)[\"\(escaped)\"]"
     }
 
@@ -245,39 +247,12 @@ public final class ConfigObject {
     public func finish() throws(ConfigError) {
         for key in members.keys.sorted() where !readKeys.contains(key) {
             var message = "unknown key \"\(key)\""
-            if let suggestion = ConfigObject.nearest(to: key, in: readKeys) {
+            if let suggestion = Suggestion.nearest(to: key, in: readKeys) {
                 message += "; did you mean \"\(suggestion)\"?"
             } else if !readKeys.isEmpty {
                 message += "; expected one of \(readKeys.sorted().joined(separator: ", "))"
             }
             throw ConfigError(path: ConfigReader.join(path, key), message: message)
         }
-    }
-
-    /// The candidate closest to `word` by edit distance, if close enough to be a typo.
-    static func nearest(to word: String, in candidates: Set<String>) -> String? {
-        let lowered = Array(word.lowercased())
-        var best: (String, Int)?
-        for candidate in candidates.sorted() {
-            let distance = editDistance(lowered, Array(candidate.lowercased()))
-            if distance <= max(1, min(lowered.count, candidate.count) / 3), distance < (best?.1 ?? .max) {
-                best = (candidate, distance)
-            }
-        }
-        return best?.0
-    }
-
-    private static func editDistance(_ a: [Character], _ b: [Character]) -> Int {
-        if a.isEmpty { return b.count }
-        if b.isEmpty { return a.count }
-        var previous = Array(0...b.count)
-        for i in 1...a.count {
-            var current = [i] + Array(repeating: 0, count: b.count)
-            for j in 1...b.count {
-                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
-            }
-            previous = current
-        }
-        return previous[b.count]
     }
 }

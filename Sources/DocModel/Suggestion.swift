@@ -1,11 +1,14 @@
-/// "Did you mean …?" for mistyped options and subcommands.
-enum Suggestion {
-    /// The candidate closest to `input` by edit distance, when it is close enough
-    /// to be a likely typo (at most 2 edits, or a third of the candidate's length).
-    static func nearest(to input: String, in candidates: [String]) -> String? {
+/// "Did you mean …?": the one way docsync suggests a name for a mistyped one,
+/// whether an option, a subcommand, a config key, a shaping step or a field.
+public enum Suggestion {
+    /// The candidate closest to `input` by edit distance, ignoring case, when it is
+    /// close enough to be a likely typo (at most 2 edits, or a third of the
+    /// candidate's length); ties go to the candidate that sorts first.
+    public static func nearest(to input: String, in candidates: some Sequence<String>) -> String? {
+        let lowered = input.lowercased()
         var best: (candidate: String, distance: Int)?
-        for candidate in candidates {
-            let distance = editDistance(input, candidate)
+        for candidate in candidates.sorted() {
+            let distance = editDistance(lowered, candidate.lowercased())
             if distance <= max(2, candidate.count / 3), distance < (best?.distance ?? .max) {
                 best = (candidate, distance)
             }
@@ -15,7 +18,7 @@ enum Suggestion {
 
     /// Optimal-string-alignment distance: insertions, deletions, substitutions and
     /// transpositions of adjacent characters each cost 1 (`strcit` → `strict` is 1).
-    static func editDistance(_ a: String, _ b: String) -> Int {
+    public static func editDistance(_ a: String, _ b: String) -> Int {
         let a = Array(a), b = Array(b)
         if a.isEmpty { return b.count }
         if b.isEmpty { return a.count }
