@@ -116,19 +116,7 @@ extension DocumentStore {
 
     /// `data` reduced to the fields at `paths` (nested objects kept as needed).
     static func project(_ data: JSONValue, onto paths: [FieldPath]) -> JSONValue {
-        var result = JSONValue.object([:])
-        for path in paths where path != QueryOrder.documentID {
-            guard let value = data[path] else { continue }
-            result = setting(value, at: path.segments[...], in: result)
-        }
-        return result
-    }
-
-    private static func setting(_ value: JSONValue, at segments: ArraySlice<String>, in object: JSONValue) -> JSONValue {
-        guard let first = segments.first else { return value }
-        var members = object.objectValue ?? [:]
-        members[first] = setting(value, at: segments.dropFirst(), in: members[first] ?? .object([:]))
-        return .object(members)
+        data.picking(paths.filter { $0 != QueryOrder.documentID })
     }
 
     /// EXPLAIN QUERY PLAN rows drawn as the sqlite3 shell draws them.

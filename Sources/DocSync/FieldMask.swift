@@ -20,23 +20,12 @@ public struct FieldMask: Sendable, Equatable {
         }
         let changes = FieldChange.between(synced, current)
         self.paths = changes.map(\.path)
-        var fields: [String: JSONValue] = [:]
+        var fields = JSONValue.object([:])
         for change in changes {
-            if let value = change.new { Self.insert(value, at: change.path.segments[...], into: &fields) }
+            if let value = change.new { fields.set(value, at: change.path) }
         }
-        self.fields = fields
+        self.fields = fields.objectValue ?? [:]
     }
 
     public var isEmpty: Bool { paths.isEmpty }
-
-    private static func insert(_ value: JSONValue, at path: ArraySlice<String>, into object: inout [String: JSONValue]) {
-        let head = path.first!
-        if path.count == 1 {
-            object[head] = value
-            return
-        }
-        var child = object[head]?.objectValue ?? [:]
-        insert(value, at: path.dropFirst(), into: &child)
-        object[head] = .object(child)
-    }
 }

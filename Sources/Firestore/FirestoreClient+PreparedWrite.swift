@@ -135,26 +135,18 @@ extension FirestoreClient {
     static func fields(_ fields: [String: JSONValue], coveredBy mask: [FieldPath]) -> [String: JSONValue] {
         var result: [String: JSONValue] = [:]
         result.reserveCapacity(mask.count)
+        var nested = JSONValue.object([:])
         for path in mask {
             if path.segments.count == 1 {
                 if let value = fields[path.segments[0]] { result[path.segments[0]] = value }
                 continue
             }
             guard let value = JSONValue.object(fields)[path] else { continue }
-            insert(value, at: path.segments[...], into: &result)
+            nested.set(value, at: path)
         }
+        // Mask paths are prefix-free, so nested paths never meet a top-level one.
+        for (key, value) in nested.objectValue ?? [:] { result[key] = value }
         return result
-    }
-
-    private static func insert(_ value: JSONValue, at segments: ArraySlice<String>, into object: inout [String: JSONValue]) {
-        guard let first = segments.first else { return }
-        if segments.count == 1 {
-            object[first] = value
-            return
-        }
-        var child = object[first]?.objectValue ?? [:]
-        insert(value, at: segments.dropFirst(), into: &child)
-        object[first] = .object(child)
     }
 
 }

@@ -1,10 +1,11 @@
-import DocModel
-
+/// Editing a document by field path: the one implementation the shaping steps,
+/// update masks, the Firestore encoder and query projections share.
 extension JSONValue {
-    /// Sets the value at `path`, creating intermediate objects. Returns false when
-    /// a step on the way is not an object (the value is then unchanged).
+    /// Sets the value at `path`, creating missing (or null) intermediate objects.
+    /// Returns false when a step on the way is another kind of value (the value is
+    /// then unchanged).
     @discardableResult
-    mutating func set(_ newValue: JSONValue, at path: FieldPath) -> Bool {
+    public mutating func set(_ newValue: JSONValue, at path: FieldPath) -> Bool {
         set(newValue, at: path.segments[...])
     }
 
@@ -28,7 +29,7 @@ extension JSONValue {
 
     /// Removes and returns the value at `path`, if present.
     @discardableResult
-    mutating func remove(at path: FieldPath) -> JSONValue? {
+    public mutating func remove(at path: FieldPath) -> JSONValue? {
         remove(at: path.segments[...])
     }
 
@@ -48,7 +49,7 @@ extension JSONValue {
     }
 
     /// An object holding only the given paths (with their parents).
-    func picking(_ paths: [FieldPath]) -> JSONValue {
+    public func picking(_ paths: [FieldPath]) -> JSONValue {
         var result = JSONValue.object([:])
         for path in paths {
             if let value = self[path] { result.set(value, at: path) }
