@@ -50,8 +50,8 @@ public struct SyncEngine: Sendable {
     ///   (unknown source, store in use); per-record problems are in the report instead.
     public func sync(_ options: SyncOptions) async throws -> SyncReport {
         let selected = try select(options.sourceNames)
-        // An empty value counts as missing: the pull would refuse it mid-run anyway.
-        let missing = selected.flatMap { $0.source.requiredEnvironment }.filter { (environment[$0.name] ?? "").isEmpty }
+        // Checked for every source before anything runs (each pull checks its own again).
+        let missing = selected.flatMap { $0.source.missingEnvironment(in: environment) }
         guard missing.isEmpty else { throw SyncError.missingEnvironment(missing) }
         var report = SyncReport(isDryRun: options.isDryRun)
         if options.isDryRun {

@@ -53,13 +53,10 @@ public struct RESTSource: Sendable {
     /// cancels the pull.
     /// - Throws: `SourceError.missingEnvironment` naming the variable (never a value).
     public func pull() throws(SourceError) -> AsyncThrowingStream<PullEvent, Error> {
-        var secrets: [String] = []
-        for (name, path) in config.requiredEnvironment {
-            guard let value = environment[name], !value.isEmpty else {
-                throw SourceError.missingEnvironment(variable: name, source: config.name, configPath: path)
-            }
-            secrets.append(value)
+        if let (name, path) = config.missingEnvironment(in: environment).first {
+            throw SourceError.missingEnvironment(variable: name, source: config.name, configPath: path)
         }
+        let secrets = config.requiredEnvironment.compactMap { environment[$0.name] }
         let redactor = Redactor(secrets: secrets)
         var headers: [(name: String, value: String)] = []
         for header in config.headers {

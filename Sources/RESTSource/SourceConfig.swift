@@ -30,6 +30,12 @@ public struct SourceConfig: Sendable {
     /// Optional incremental pulls driven by a cursor field.
     public var incremental: IncrementalPull?
 
+    /// The variables of `requiredEnvironment` that `environment` lacks or holds
+    /// empty: the one rule for "set", used before a run and before a pull.
+    public func missingEnvironment(in environment: [String: String]) -> [(name: String, path: String)] {
+        requiredEnvironment.filter { (environment[$0.name] ?? "").isEmpty }
+    }
+
     /// The environment variables the source needs, with the config path that names each.
     public var requiredEnvironment: [(name: String, path: String)] {
         var result: [(String, String)] = []
