@@ -13,7 +13,7 @@ let package = Package(
     targets: [
         .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "COpenSSL", providers: [.apt(["libssl-dev"])]),
-        .target(name: "DocModel"),
+        .target(name: "DocModel", dependencies: ["COpenSSL"]),
         .target(name: "DocStore", dependencies: ["DocModel", "CSQLite"]),
         .target(name: "RESTSource", dependencies: ["DocModel"]),
         .target(name: "Firestore", dependencies: ["DocModel", "COpenSSL"]),

@@ -10,6 +10,8 @@ import Darwin
 /// extended spelling `{"$double":"NaN"}`.
 public struct JSONWriter {
     public private(set) var bytes: [UInt8] = []
+    /// Sizes, depths and unusual names seen by the last `write(_:)` (see `JSONShapeSummary`).
+    public private(set) var summary = JSONShapeSummary()
 
     public init() {
         // Most documents are hundreds of bytes: skip the first few doublings.
@@ -18,39 +20,72 @@ public struct JSONWriter {
 
     public var text: String { String(decoding: bytes, as: UTF8.self) }
 
+    /// Appends the canonical text of `value` and records its `summary`.
     public mutating func write(_ value: JSONValue) {
+        summary = JSONShapeSummary()
+        summary.storageSize = write(value, depth: 0, isInsideArray: false)
+    }
+
+    /// Writes one value at nesting level `depth` (the root is 0); returns its
+    /// storage size (see `JSONShapeSummary.storageSize`).
+    private mutating func write(_ value: JSONValue, depth: Int, isInsideArray: Bool) -> Int {
         switch value {
-        case .null: append("null")
-        case .bool(let flag): append(flag ? "true" : "false")
-        case .int(let integer): writeInteger(integer)
-        case .double(let double): writeDouble(double)
-        case .string(let string): writeString(string)
+        case .null: append("null"); return 1
+        case .bool(let flag): append(flag ? "true" : "false"); return 1
+        case .int(let integer): writeInteger(integer); return 8
+        case .double(let double): writeDouble(double); return 8
+        case .string(let string):
+            let count = writeString(string)
+            if count > summary.longestString { summary.longestString = count }
+            return count + 1
         case .array(let elements):
+            if depth > 0 { enter(depth, isArrayInArray: isInsideArray) }
+            var size = 0
             bytes.append(UInt8(ascii: "["))
             for (index, element) in elements.enumerated() {
                 if index > 0 { bytes.append(UInt8(ascii: ",")) }
-                write(element)
+                size += write(element, depth: depth + 1, isInsideArray: true)
             }
             bytes.append(UInt8(ascii: "]"))
+            return size
         case .object(let members):
+            if depth > 0 { enter(depth, isArrayInArray: false) }
+            var size = 0
             bytes.append(UInt8(ascii: "{"))
             if members.count == 1, let (key, member) = members.first {
-                writeString(key)
+                if key.utf8.first == UInt8(ascii: "$") { summary.hasDollarObject = true }
+                size += writeKey(key)
                 bytes.append(UInt8(ascii: ":"))
-                write(member)
+                size += write(member, depth: depth + 1, isInsideArray: false)
             } else if !members.isEmpty {
                 // Sorting the (key, value) pairs avoids a second hash lookup per key.
                 var entries = Array(members)
                 Self.sortByKey(&entries)
                 for index in entries.indices {
                     if index > 0 { bytes.append(UInt8(ascii: ",")) }
-                    writeString(entries[index].key)
+                    size += writeKey(entries[index].key)
                     bytes.append(UInt8(ascii: ":"))
-                    write(entries[index].value)
+                    size += write(entries[index].value, depth: depth + 1, isInsideArray: false)
                 }
             }
             bytes.append(UInt8(ascii: "}"))
+            return size
         }
+    }
+
+    /// Notes a container at nesting level `level` (the root value is level 0).
+    private mutating func enter(_ level: Int, isArrayInArray: Bool) {
+        if level > summary.maximumDepth { summary.maximumDepth = level }
+        if isArrayInArray { summary.hasArrayInArray = true }
+    }
+
+    /// Writes an object key and notes unusual names; returns its storage size.
+    private mutating func writeKey(_ key: String) -> Int {
+        let count = writeString(key)
+        if count > summary.longestKey { summary.longestKey = count }
+        if count == 0 { summary.hasEmptyKey = true }
+        if count >= 2, key.utf8.starts(with: Self.doubleUnderscore) { summary.hasUnderscoreKey = true }
+        return count + 1
     }
 
     /// Sorts object members into canonical key order. Objects are small: an
@@ -107,9 +142,12 @@ public struct JSONWriter {
         append(double.description)
     }
 
-    private mutating func writeString(_ string: String) {
+    /// Writes a string literal; returns the string's length in UTF-8 bytes.
+    @discardableResult
+    private mutating func writeString(_ string: String) -> Int {
         bytes.append(UInt8(ascii: "\""))
         var string = string
+        var count = 0
         // One pass: copy runs of plain bytes, escape the rest.
         string.withUTF8 { utf8 in
             var start = 0
@@ -133,9 +171,13 @@ public struct JSONWriter {
                 }
             }
             if start < utf8.count { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start...])) }
+            count = utf8.count
         }
         bytes.append(UInt8(ascii: "\""))
+        return count
     }
+
+    private static let doubleUnderscore: [UInt8] = Array("__".utf8)
 
     private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 

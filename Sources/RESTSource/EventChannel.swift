@@ -58,6 +58,9 @@ final class EventChannel<Element: Sendable>: @unchecked Sendable {
         case handed(CheckedContinuation<Element?, Error>)
     }
 
+    /// True while the consumer waits in `receive` for the next element.
+    var isReceiverWaiting: Bool { lock.withLock { receiver != nil } }
+
     /// Ends the stream after the buffered elements, normally or with an error.
     func finish(throwing error: Error? = nil) {
         let waiting: CheckedContinuation<Element?, Error>? = lock.withLock {

@@ -41,7 +41,14 @@ case "pull":
         FileHandle.standardError.write(Data("error: \(error)\n".utf8))
         exit(1)
     }
+case "confirm-all":
+    let values = Array(arguments.dropFirst())
+    guard values.count == 1 else {
+        FileHandle.standardError.write(Data("usage: docsync-bench confirm-all STORE\n".utf8))
+        exit(64)
+    }
+    try await ConfirmAll.run(storePath: values[0])
 default:
-    FileHandle.standardError.write(Data("usage: docsync-bench [json | json-core | serve-api RECORDS LATENCY_MS | push STORE PROJECT TRANSPORT | pull CONFIG TRANSPORT]\n".utf8))
+    FileHandle.standardError.write(Data("usage: docsync-bench [json | json-core | serve-api RECORDS LATENCY_MS | push STORE PROJECT TRANSPORT | pull CONFIG TRANSPORT | confirm-all STORE]\n".utf8))
     exit(64)
 }
