@@ -151,11 +151,12 @@ public struct JSONWriter {
         // One pass: copy runs of plain bytes, escape the rest.
         string.withUTF8 { utf8 in
             var start = 0
-            for index in 0..<utf8.count {
-                let byte = utf8[index]
-                guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
-                if start < index { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<index])) }
-                start = index + 1
+            while start < utf8.count {
+                let end = JSONStringScan.plainRun(utf8, from: start).end
+                if start < end { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<end])) }
+                guard end < utf8.count else { break }
+                let byte = utf8[end]
+                start = end + 1
                 switch byte {
                 case UInt8(ascii: "\""): append("\\\"")
                 case UInt8(ascii: "\\"): append("\\\\")
@@ -170,7 +171,6 @@ public struct JSONWriter {
                     bytes.append(Self.hexDigits[Int(byte & 0xF)])
                 }
             }
-            if start < utf8.count { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start...])) }
             count = utf8.count
         }
         bytes.append(UInt8(ascii: "\""))
