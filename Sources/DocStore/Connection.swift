@@ -172,6 +172,20 @@ final class Connection {
         if let failure { throw failure }
     }
 
+    /// Changes whenever the database may have changed: a commit by another
+    /// connection (`PRAGMA data_version`) or a row written by this one
+    /// (`sqlite3_total_changes64`). Caches derived from the data compare it.
+    struct ChangeStamp: Equatable {
+        var dataVersion: Int64
+        var localChanges: Int64
+    }
+
+    /// The current `ChangeStamp`.
+    /// - Throws: `SQLiteError`.
+    func changeStamp() throws(SQLiteError) -> ChangeStamp {
+        ChangeStamp(dataVersion: try scalarInteger("PRAGMA data_version"), localChanges: sqlite3_total_changes64(handle))
+    }
+
     /// Rows changed by the last INSERT, UPDATE or DELETE.
     var changes: Int { Int(sqlite3_changes(handle)) }
 

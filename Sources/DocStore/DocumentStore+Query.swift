@@ -83,7 +83,24 @@ extension DocumentStore {
     /// no index can hold; when a field has none of them (one index seek to
     /// check), its order-by leaves that term out and the index delivers the
     /// rows in order instead of SQLite sorting them.
+    ///
+    /// The result depends on the user indexes and on the stored values, so it is
+    /// kept until the store changes (a commit by any connection or a write by
+    /// this one): a repeated query then costs one `PRAGMA data_version`.
     private func compile(_ query: Query) throws -> CompiledQuery {
+        let stamp = try run { try connection.changeStamp() }
+        if stamp != compiledQueriesStamp {
+            compiledQueries.removeAll()
+            compiledQueriesStamp = stamp
+        }
+        if let compiled = compiledQueries[query] { return compiled }
+        let compiled = try compileAfresh(query)
+        if compiledQueries.count >= 64 { compiledQueries.removeAll() }
+        compiledQueries[query] = compiled
+        return compiled
+    }
+
+    private func compileAfresh(_ query: Query) throws -> CompiledQuery {
         var scalarOnly: Set<FieldPath> = []
         var indexed: Set<FieldPath> = []
         let orderFields = Set(query.orders.map(\.field) + query.filters.flatMap { $0.normalized.inequalityFields })

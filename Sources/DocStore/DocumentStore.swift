@@ -21,6 +21,10 @@ public actor DocumentStore {
     public let path: String
     let connection: Connection
     private let now: @Sendable () -> Date
+    /// Compiled queries (see `compile(_:)` in DocumentStore+Query), valid while
+    /// `compiledQueriesStamp` equals the connection's `changeStamp()`.
+    var compiledQueries: [Query: CompiledQuery] = [:]
+    var compiledQueriesStamp: Connection.ChangeStamp?
 
     /// Opens the store at `path`, creating and migrating it as needed.
     ///
