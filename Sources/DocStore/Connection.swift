@@ -112,6 +112,19 @@ final class Connection {
         return statement
     }
 
+    /// The cached statement for `sql`, rewound with its bindings kept (for
+    /// `Statement.bindKeeping(_:)`; the caller rewinds it again when done).
+    /// - Throws: `SQLiteError` when the SQL does not compile.
+    func cachedStatementKeepingBindings(_ sql: String) throws(SQLiteError) -> Statement {
+        if let cached = statementCache[sql] {
+            cached.rewind()
+            return cached
+        }
+        let statement = try Statement(sql, on: self)
+        statementCache[sql] = statement
+        return statement
+    }
+
     /// Runs `body` with the cached statement for `sql`, reset before and after.
     func withStatement<T>(_ sql: String, _ body: (Statement) throws -> T) throws -> T {
         let statement = try cachedStatement(sql)

@@ -46,8 +46,8 @@ extension DocumentStore {
     private func rows<Row>(_ compiled: CompiledQuery, _ query: Query, _ make: (String, String) throws -> Row) throws -> [Row] {
         var rows: [Row] = try run {
             let statement = try prepareQuery(compiled.sql)
-            defer { statement.reset() }
-            try statement.bind(compiled.arguments)
+            defer { statement.rewind() }  // bindings kept: the same query again is not re-planned
+            try statement.bindKeeping(compiled.arguments)
             var rows: [Row] = []
             while try statement.step() {
                 if rows.count % 1024 == 1023 { try Task.checkCancellation() }
@@ -123,11 +123,11 @@ extension DocumentStore {
     /// first time a connection meets it.
     private func prepareQuery(_ sql: String) throws -> Statement {
         do {
-            return try connection.cachedStatement(sql)
+            return try connection.cachedStatementKeepingBindings(sql)
         } catch {
             guard error.message.contains("no such function: \(QueryFunctions.orderKeyName)") else { throw error }
             try QueryFunctions.register(on: connection)
-            return try connection.cachedStatement(sql)
+            return try connection.cachedStatementKeepingBindings(sql)
         }
     }
 
