@@ -59,7 +59,9 @@ public struct JSONWriter {
                 size += write(member, depth: depth + 1, isInsideArray: false)
             } else if !members.isEmpty {
                 // Sorting the (key, value) pairs avoids a second hash lookup per key.
-                var entries = Array(members)
+                var entries: [SortEntry] = []
+                entries.reserveCapacity(members.count)
+                for (key, value) in members { entries.append(SortEntry(prefix: Self.sortPrefix(key), key: key, value: value)) }
                 Self.sortByKey(&entries)
                 for index in entries.indices {
                     if index > 0 { bytes.append(UInt8(ascii: ",")) }
@@ -88,17 +90,46 @@ public struct JSONWriter {
         return count + 1
     }
 
+    /// An object member with the first eight bytes of its key as a big-endian
+    /// number: keys whose prefixes differ compare as integers.
+    private struct SortEntry {
+        var prefix: UInt64
+        var key: String
+        var value: JSONValue
+
+        /// Canonical key order (`utf8Precedes`), from the prefixes when they differ.
+        @inline(__always)
+        func precedes(_ other: SortEntry) -> Bool {
+            prefix != other.prefix ? prefix < other.prefix : JSONWriter.utf8Precedes(key, other.key)
+        }
+    }
+
+    /// The first eight UTF-8 bytes of `key`, zero-padded, as a big-endian number.
+    /// Different prefixes order keys as their bytes do (a zero pad sorts before
+    /// any byte that follows a shorter key's end, as the shorter key sorts first);
+    /// equal prefixes need the full comparison.
+    private static func sortPrefix(_ key: String) -> UInt64 {
+        var key = key
+        return key.withUTF8 { utf8 in
+            var prefix: UInt64 = 0
+            for index in 0..<min(8, utf8.count) {
+                prefix |= UInt64(utf8[index]) << UInt64(56 - 8 * index)
+            }
+            return prefix
+        }
+    }
+
     /// Sorts object members into canonical key order. Objects are small: an
     /// insertion sort with in-place swaps beats the general sort's moves.
-    private static func sortByKey(_ entries: inout [(key: String, value: JSONValue)]) {
+    private static func sortByKey(_ entries: inout [SortEntry]) {
         guard entries.count <= 32 else {
-            entries.sort { utf8Precedes($0.key, $1.key) }
+            entries.sort { $0.precedes($1) }
             return
         }
         entries.withUnsafeMutableBufferPointer { buffer in
             for start in buffer.indices.dropFirst() {
                 var index = start
-                while index > 0, utf8Precedes(buffer[index].key, buffer[index - 1].key) {
+                while index > 0, buffer[index].precedes(buffer[index - 1]) {
                     buffer.swapAt(index, index - 1)
                     index -= 1
                 }
