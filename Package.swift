@@ -16,7 +16,7 @@ let package = Package(
         .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "COpenSSL", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
-        .target(name: "DocModel"),
+        .target(name: "DocModel", dependencies: ["COpenSSL"]),
         .target(name: "DocStore", dependencies: ["DocModel", "CSQLite"]),
         .target(name: "HTTP", dependencies: ["CCurl"]),
         .target(name: "RESTSource", dependencies: ["DocModel", "HTTP"]),

@@ -17,7 +17,8 @@ CREATE TABLE documents (
     synced_data TEXT,
     update_time TEXT,
     created_at  INTEGER NOT NULL,
-    updated_at  INTEGER NOT NULL,
+    updated_at  INTEGER NOT NULL, in_sync INTEGER NOT NULL DEFAULT 0
+    CHECK (in_sync = 0 OR (in_sync = 1 AND data IS NOT NULL AND synced_data IS NULL)),
     PRIMARY KEY (collection, id),
     CHECK (data IS NOT NULL OR synced_data IS NOT NULL)
 );
@@ -66,6 +67,6 @@ CREATE TABLE user_indexes (
     UNIQUE (collection, field_path)
 );
 
-CREATE INDEX documents_pending ON documents (collection, id) WHERE data IS NOT synced_data;
+CREATE INDEX documents_pending ON documents (collection, id) WHERE in_sync = 0;
 
 CREATE INDEX run_failures_by_run ON run_failures (run_id);

@@ -244,6 +244,10 @@ public struct JSONParser {
         // Fast path: no escapes.
         var high: UInt8 = 0
         while position < input.count {
+            let run = JSONStringScan.plainRun(input, from: position)
+            high |= run.or
+            position = run.end
+            guard position < input.count else { break }
             let byte = input[position]
             if byte == UInt8(ascii: "\"") {
                 let slice = UnsafeBufferPointer(rebasing: input[start..<position])

@@ -10,6 +10,8 @@ import Darwin
 /// extended spelling `{"$double":"NaN"}`.
 public struct JSONWriter {
     public private(set) var bytes: [UInt8] = []
+    /// Sizes, depths and unusual names seen by the last `write(_:)` (see `JSONShapeSummary`).
+    public private(set) var summary = JSONShapeSummary()
 
     public init() {
         // Most documents are hundreds of bytes: skip the first few doublings.
@@ -18,52 +20,116 @@ public struct JSONWriter {
 
     public var text: String { String(decoding: bytes, as: UTF8.self) }
 
+    /// Appends the canonical text of `value` and records its `summary`.
     public mutating func write(_ value: JSONValue) {
+        summary = JSONShapeSummary()
+        summary.storageSize = write(value, depth: 0, isInsideArray: false)
+    }
+
+    /// Writes one value at nesting level `depth` (the root is 0); returns its
+    /// storage size (see `JSONShapeSummary.storageSize`).
+    private mutating func write(_ value: JSONValue, depth: Int, isInsideArray: Bool) -> Int {
         switch value {
-        case .null: append("null")
-        case .bool(let flag): append(flag ? "true" : "false")
-        case .int(let integer): writeInteger(integer)
-        case .double(let double): writeDouble(double)
-        case .string(let string): writeString(string)
+        case .null: append("null"); return 1
+        case .bool(let flag): append(flag ? "true" : "false"); return 1
+        case .int(let integer): writeInteger(integer); return 8
+        case .double(let double): writeDouble(double); return 8
+        case .string(let string):
+            let count = writeString(string)
+            if count > summary.longestString { summary.longestString = count }
+            return count + 1
         case .array(let elements):
+            if depth > 0 { enter(depth, isArrayInArray: isInsideArray) }
+            var size = 0
             bytes.append(UInt8(ascii: "["))
             for (index, element) in elements.enumerated() {
                 if index > 0 { bytes.append(UInt8(ascii: ",")) }
-                write(element)
+                size += write(element, depth: depth + 1, isInsideArray: true)
             }
             bytes.append(UInt8(ascii: "]"))
+            return size
         case .object(let members):
+            if depth > 0 { enter(depth, isArrayInArray: false) }
+            var size = 0
             bytes.append(UInt8(ascii: "{"))
             if members.count == 1, let (key, member) = members.first {
-                writeString(key)
+                if key.utf8.first == UInt8(ascii: "$") { summary.hasDollarObject = true }
+                size += writeKey(key)
                 bytes.append(UInt8(ascii: ":"))
-                write(member)
+                size += write(member, depth: depth + 1, isInsideArray: false)
             } else if !members.isEmpty {
                 // Sorting the (key, value) pairs avoids a second hash lookup per key.
-                var entries = Array(members)
+                var entries: [SortEntry] = []
+                entries.reserveCapacity(members.count)
+                for (key, value) in members { entries.append(SortEntry(prefix: Self.sortPrefix(key), key: key, value: value)) }
                 Self.sortByKey(&entries)
                 for index in entries.indices {
                     if index > 0 { bytes.append(UInt8(ascii: ",")) }
-                    writeString(entries[index].key)
+                    size += writeKey(entries[index].key)
                     bytes.append(UInt8(ascii: ":"))
-                    write(entries[index].value)
+                    size += write(entries[index].value, depth: depth + 1, isInsideArray: false)
                 }
             }
             bytes.append(UInt8(ascii: "}"))
+            return size
+        }
+    }
+
+    /// Notes a container at nesting level `level` (the root value is level 0).
+    private mutating func enter(_ level: Int, isArrayInArray: Bool) {
+        if level > summary.maximumDepth { summary.maximumDepth = level }
+        if isArrayInArray { summary.hasArrayInArray = true }
+    }
+
+    /// Writes an object key and notes unusual names; returns its storage size.
+    private mutating func writeKey(_ key: String) -> Int {
+        let count = writeString(key)
+        if count > summary.longestKey { summary.longestKey = count }
+        if count == 0 { summary.hasEmptyKey = true }
+        if count >= 2, key.utf8.starts(with: Self.doubleUnderscore) { summary.hasUnderscoreKey = true }
+        return count + 1
+    }
+
+    /// An object member with the first eight bytes of its key as a big-endian
+    /// number: keys whose prefixes differ compare as integers.
+    private struct SortEntry {
+        var prefix: UInt64
+        var key: String
+        var value: JSONValue
+
+        /// Canonical key order (`utf8Precedes`), from the prefixes when they differ.
+        @inline(__always)
+        func precedes(_ other: SortEntry) -> Bool {
+            prefix != other.prefix ? prefix < other.prefix : JSONWriter.utf8Precedes(key, other.key)
+        }
+    }
+
+    /// The first eight UTF-8 bytes of `key`, zero-padded, as a big-endian number.
+    /// Different prefixes order keys as their bytes do (a zero pad sorts before
+    /// any byte that follows a shorter key's end, as the shorter key sorts first);
+    /// equal prefixes need the full comparison.
+    private static func sortPrefix(_ key: String) -> UInt64 {
+        var key = key
+        return key.withUTF8 { utf8 in
+            var prefix: UInt64 = 0
+            for index in 0..<min(8, utf8.count) {
+                prefix |= UInt64(utf8[index]) << UInt64(56 - 8 * index)
+            }
+            return prefix
         }
     }
 
     /// Sorts object members into canonical key order. Objects are small: an
     /// insertion sort with in-place swaps beats the general sort's moves.
-    private static func sortByKey(_ entries: inout [(key: String, value: JSONValue)]) {
+    private static func sortByKey(_ entries: inout [SortEntry]) {
         guard entries.count <= 32 else {
-            entries.sort { utf8Precedes($0.key, $1.key) }
+            entries.sort { $0.precedes($1) }
             return
         }
         entries.withUnsafeMutableBufferPointer { buffer in
             for start in buffer.indices.dropFirst() {
                 var index = start
-                while index > 0, utf8Precedes(buffer[index].key, buffer[index - 1].key) {
+                while index > 0, buffer[index].precedes(buffer[index - 1]) {
                     buffer.swapAt(index, index - 1)
                     index -= 1
                 }
@@ -107,17 +173,21 @@ public struct JSONWriter {
         append(double.description)
     }
 
-    private mutating func writeString(_ string: String) {
+    /// Writes a string literal; returns the string's length in UTF-8 bytes.
+    @discardableResult
+    private mutating func writeString(_ string: String) -> Int {
         bytes.append(UInt8(ascii: "\""))
         var string = string
+        var count = 0
         // One pass: copy runs of plain bytes, escape the rest.
         string.withUTF8 { utf8 in
             var start = 0
-            for index in 0..<utf8.count {
-                let byte = utf8[index]
-                guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
-                if start < index { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<index])) }
-                start = index + 1
+            while start < utf8.count {
+                let end = JSONStringScan.plainRun(utf8, from: start).end
+                if start < end { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<end])) }
+                guard end < utf8.count else { break }
+                let byte = utf8[end]
+                start = end + 1
                 switch byte {
                 case UInt8(ascii: "\""): append("\\\"")
                 case UInt8(ascii: "\\"): append("\\\\")
@@ -132,10 +202,13 @@ public struct JSONWriter {
                     bytes.append(Self.hexDigits[Int(byte & 0xF)])
                 }
             }
-            if start < utf8.count { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start...])) }
+            count = utf8.count
         }
         bytes.append(UInt8(ascii: "\""))
+        return count
     }
+
+    private static let doubleUnderscore: [UInt8] = Array("__".utf8)
 
     private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 

@@ -13,6 +13,8 @@ final class Connection {
     /// The path given to `sqlite3_open_v2` (`:memory:` for an in-memory database).
     let path: String
     private var statementCache: [String: Statement] = [:]
+    /// The page size of new store files (see `setUp`).
+    static let pageSize = 16_384
 
     /// True for `:memory:` and the empty path (a private temporary database).
     var isInMemory: Bool { path == ":memory:" || path.isEmpty }
@@ -53,6 +55,11 @@ final class Connection {
         // Opening is lazy: the header is only read now, so a non-database file fails here.
         _ = try scalarInteger("SELECT count(*) FROM sqlite_master")
         if !isInMemory {
+            // Takes effect only while the file is still empty (a new store); ignored
+            // afterwards. 16 KiB pages hold a ~1 KB document row with little slack:
+            // measured in BENCHMARKS.md ("Store layout"), 4 KiB pages left a store
+            // 1.42x its JSON after a push, 16 KiB pages 1.23x, with scans no slower.
+            try execute("PRAGMA page_size = \(Self.pageSize)")
             // WAL lets readers run next to the one writer; NORMAL is durable at checkpoints
             // and never corrupts (https://sqlite.org/wal.html, https://sqlite.org/pragma.html#pragma_synchronous).
             let statement = try makeStatement("PRAGMA journal_mode = WAL")
@@ -98,6 +105,19 @@ final class Connection {
     func cachedStatement(_ sql: String) throws(SQLiteError) -> Statement {
         if let cached = statementCache[sql] {
             cached.reset()
+            return cached
+        }
+        let statement = try Statement(sql, on: self)
+        statementCache[sql] = statement
+        return statement
+    }
+
+    /// The cached statement for `sql`, rewound with its bindings kept (for
+    /// `Statement.bindKeeping(_:)`; the caller rewinds it again when done).
+    /// - Throws: `SQLiteError` when the SQL does not compile.
+    func cachedStatementKeepingBindings(_ sql: String) throws(SQLiteError) -> Statement {
+        if let cached = statementCache[sql] {
+            cached.rewind()
             return cached
         }
         let statement = try Statement(sql, on: self)
@@ -163,6 +183,20 @@ final class Connection {
             }
         }
         if let failure { throw failure }
+    }
+
+    /// Changes whenever the database may have changed: a commit by another
+    /// connection (`PRAGMA data_version`) or a row written by this one
+    /// (`sqlite3_total_changes64`). Caches derived from the data compare it.
+    struct ChangeStamp: Equatable {
+        var dataVersion: Int64
+        var localChanges: Int64
+    }
+
+    /// The current `ChangeStamp`.
+    /// - Throws: `SQLiteError`.
+    func changeStamp() throws(SQLiteError) -> ChangeStamp {
+        ChangeStamp(dataVersion: try scalarInteger("PRAGMA data_version"), localChanges: sqlite3_total_changes64(handle))
     }
 
     /// Rows changed by the last INSERT, UPDATE or DELETE.

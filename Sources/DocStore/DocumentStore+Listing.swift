@@ -102,7 +102,7 @@ extension DocumentStore {
         }
     }
 
-    /// One page of pending documents (`data IS NOT synced_data`), ordered by
+    /// One page of pending documents (`in_sync = 0`), ordered by
     /// collection then id; tombstones with synced data are pending deletes.
     ///
     /// - Parameters:
@@ -125,7 +125,7 @@ extension DocumentStore {
                 try connection.withStatement(
                     """
                     SELECT \(Self.columns) FROM documents
-                    WHERE data IS NOT synced_data AND collection = ?1 AND id > ?2 ORDER BY id LIMIT ?3
+                    WHERE in_sync = 0 AND collection = ?1 AND id > ?2 ORDER BY id LIMIT ?3
                     """
                 ) { statement in
                     try statement.bind([.text(collection.description), .text(afterID), .integer(Int64(limit))])
@@ -139,7 +139,7 @@ extension DocumentStore {
             try connection.withStatement(
                 """
                 SELECT \(Self.columns) FROM documents
-                WHERE data IS NOT synced_data AND (collection, id) > (?1, ?2)
+                WHERE in_sync = 0 AND (collection, id) > (?1, ?2)
                 ORDER BY collection, id LIMIT ?3
                 """
             ) { statement in
@@ -167,9 +167,9 @@ extension DocumentStore {
         try run {
             if let collection {
                 return Int(try connection.scalarInteger(
-                    "SELECT count(*) FROM documents WHERE data IS NOT synced_data AND collection = ?1", [.text(collection.description)]))
+                    "SELECT count(*) FROM documents WHERE in_sync = 0 AND collection = ?1", [.text(collection.description)]))
             }
-            return Int(try connection.scalarInteger("SELECT count(*) FROM documents WHERE data IS NOT synced_data"))
+            return Int(try connection.scalarInteger("SELECT count(*) FROM documents WHERE in_sync = 0"))
         }
     }
 }

@@ -46,8 +46,8 @@ extension DocumentStore {
     private func rows<Row>(_ compiled: CompiledQuery, _ query: Query, _ make: (String, String) throws -> Row) throws -> [Row] {
         var rows: [Row] = try run {
             let statement = try prepareQuery(compiled.sql)
-            defer { statement.reset() }
-            try statement.bind(compiled.arguments)
+            defer { statement.rewind() }  // bindings kept: the same query again is not re-planned
+            try statement.bindKeeping(compiled.arguments)
             var rows: [Row] = []
             while try statement.step() {
                 if rows.count % 1024 == 1023 { try Task.checkCancellation() }
@@ -83,7 +83,24 @@ extension DocumentStore {
     /// no index can hold; when a field has none of them (one index seek to
     /// check), its order-by leaves that term out and the index delivers the
     /// rows in order instead of SQLite sorting them.
+    ///
+    /// The result depends on the user indexes and on the stored values, so it is
+    /// kept until the store changes (a commit by any connection or a write by
+    /// this one): a repeated query then costs one `PRAGMA data_version`.
     private func compile(_ query: Query) throws -> CompiledQuery {
+        let stamp = try run { try connection.changeStamp() }
+        if stamp != compiledQueriesStamp {
+            compiledQueries.removeAll()
+            compiledQueriesStamp = stamp
+        }
+        if let compiled = compiledQueries[query] { return compiled }
+        let compiled = try compileAfresh(query)
+        if compiledQueries.count >= 64 { compiledQueries.removeAll() }
+        compiledQueries[query] = compiled
+        return compiled
+    }
+
+    private func compileAfresh(_ query: Query) throws -> CompiledQuery {
         var scalarOnly: Set<FieldPath> = []
         var indexed: Set<FieldPath> = []
         let orderFields = Set(query.orders.map(\.field) + query.filters.flatMap { $0.normalized.inequalityFields })
@@ -106,11 +123,11 @@ extension DocumentStore {
     /// first time a connection meets it.
     private func prepareQuery(_ sql: String) throws -> Statement {
         do {
-            return try connection.cachedStatement(sql)
+            return try connection.cachedStatementKeepingBindings(sql)
         } catch {
             guard error.message.contains("no such function: \(QueryFunctions.orderKeyName)") else { throw error }
             try QueryFunctions.register(on: connection)
-            return try connection.cachedStatement(sql)
+            return try connection.cachedStatementKeepingBindings(sql)
         }
     }
 

@@ -21,6 +21,10 @@ public actor DocumentStore {
     public let path: String
     let connection: Connection
     private let now: @Sendable () -> Date
+    /// Compiled queries (see `compile(_:)` in DocumentStore+Query), valid while
+    /// `compiledQueriesStamp` equals the connection's `changeStamp()`.
+    var compiledQueries: [Query: CompiledQuery] = [:]
+    var compiledQueriesStamp: Connection.ChangeStamp?
 
     /// Opens the store at `path`, creating and migrating it as needed.
     ///
@@ -96,7 +100,10 @@ public actor DocumentStore {
 
     // MARK: - Reading one document
 
-    static let columns = "collection, id, data, synced_data, update_time, created_at, updated_at"
+    /// The columns `makeDocument` reads. `synced_data` is only stored where it
+    /// differs from `data`; `in_sync` = 1 means the remote holds `data` itself
+    /// (migration 0005).
+    static let columns = "collection, id, data, synced_data, update_time, created_at, updated_at, in_sync"
 
     /// The stored row for `path` (tombstones included), or nil.
     /// - Throws: `DocStoreError`.
@@ -144,10 +151,11 @@ public actor DocumentStore {
         } catch {
             throw DocStoreError.corruptDocument(path: collectionText + "/" + id, reason: "\(error)")
         }
+        let data = statement.text(at: 2)
         return StoredDocument(
             path: documentPath,
-            data: statement.text(at: 2),
-            syncedData: statement.text(at: 3),
+            data: data,
+            syncedData: statement.int64(at: 7) == 1 ? data : statement.text(at: 3),
             updateTime: statement.text(at: 4),
             createdAt: Date(timeIntervalSince1970: Double(statement.int64(at: 5)) / 1000),
             updatedAt: Date(timeIntervalSince1970: Double(statement.int64(at: 6)) / 1000)
@@ -172,32 +180,69 @@ public actor DocumentStore {
     /// - Throws: `DocStoreError` (`.storeBusy` when another process is writing).
     public func apply(_ writes: [DocumentWrite]) throws {
         guard !writes.isEmpty else { return }
-        let time = SQLiteValue.integer(timestamp)
+        let time = timestamp
         try run {
             try connection.withTransaction {
+                // Prepared once per transaction, reused for every write of the chunk.
+                var upsert: Statement?
+                var remove: Statement?
+                var tombstone: Statement?
                 for write in writes {
                     switch write {
                     case .put(let path, let value):
-                        try connection.execute(
-                            """
-                            INSERT INTO documents (collection, id, data, created_at, updated_at) VALUES (?1, ?2, ?3, ?4, ?4)
-                            ON CONFLICT (collection, id) DO UPDATE SET data = excluded.data, updated_at = excluded.updated_at
-                            WHERE documents.data IS NOT excluded.data
-                            """,
-                            [.text(path.collection.description), .text(path.id), .text(value.canonicalText), time]
-                        )
+                        upsert = try upsert ?? connection.cachedStatement(Self.upsertSQL)
+                        try put(value.canonicalText, at: path, time: time, with: upsert!)
+                    case .putCanonical(let path, let text):
+                        upsert = try upsert ?? connection.cachedStatement(Self.upsertSQL)
+                        try put(text, at: path, time: time, with: upsert!)
                     case .delete(let path):
+                        remove = try remove ?? connection.cachedStatement(Self.removeUnpushedSQL)
+                        tombstone = try tombstone ?? connection.cachedStatement(Self.tombstoneSQL)
                         let key: [SQLiteValue] = [.text(path.collection.description), .text(path.id)]
                         // Never pushed: nothing to delete remotely, so the row goes.
-                        try connection.execute("DELETE FROM documents WHERE collection = ?1 AND id = ?2 AND synced_data IS NULL", key)
-                        try connection.execute(
-                            "UPDATE documents SET data = NULL, updated_at = ?3 WHERE collection = ?1 AND id = ?2 AND data IS NOT NULL",
-                            key + [time]
-                        )
+                        try Self.execute(remove!, key)
+                        try Self.execute(tombstone!, key + [.integer(time)])
                     }
                 }
             }
         }
+    }
+
+    /// Inserts or updates one document's `data`. When the stored text changes, what
+    /// the remote holds is kept: an in-sync row moves its old `data` to
+    /// `synced_data`; a row whose new text equals `synced_data` is in sync again.
+    static let upsertSQL = """
+        INSERT INTO documents (collection, id, data, created_at, updated_at) VALUES (?1, ?2, ?3, ?4, ?4)
+        ON CONFLICT (collection, id) DO UPDATE SET
+            data = excluded.data,
+            updated_at = excluded.updated_at,
+            synced_data = CASE WHEN documents.in_sync = 1 THEN documents.data
+                               WHEN documents.synced_data IS excluded.data THEN NULL
+                               ELSE documents.synced_data END,
+            in_sync = documents.in_sync = 0 AND documents.synced_data IS excluded.data
+        WHERE documents.data IS NOT excluded.data
+        """
+
+    /// Removes a row the remote never held (a local delete of an unpushed document).
+    static let removeUnpushedSQL = "DELETE FROM documents WHERE collection = ?1 AND id = ?2 AND in_sync = 0 AND synced_data IS NULL"
+
+    /// Makes a tombstone, keeping what the remote holds in `synced_data`.
+    static let tombstoneSQL = """
+        UPDATE documents SET
+            synced_data = CASE WHEN in_sync = 1 THEN data ELSE synced_data END,
+            in_sync = 0, data = NULL, updated_at = ?3
+        WHERE collection = ?1 AND id = ?2 AND data IS NOT NULL
+        """
+
+    private func put(_ text: String, at path: DocumentPath, time: Int64, with statement: Statement) throws {
+        try Self.execute(statement, [.text(path.collection.description), .text(path.id), .text(text), .integer(time)])
+    }
+
+    /// Runs a prepared statement to completion with `arguments`, then resets it.
+    private static func execute(_ statement: Statement, _ arguments: [SQLiteValue]) throws {
+        defer { statement.reset() }
+        try statement.bind(arguments)
+        while try statement.step() {}
     }
 
     // MARK: - Push results
@@ -218,8 +263,15 @@ public actor DocumentStore {
                     if confirmation.pushedData == nil {
                         try connection.execute("DELETE FROM documents WHERE collection = ?1 AND id = ?2 AND data IS NULL", key)
                     }
+                    // The confirmed text is kept once: as `data` when they are equal.
                     try connection.execute(
-                        "UPDATE documents SET synced_data = ?3, update_time = ?4 WHERE collection = ?1 AND id = ?2",
+                        """
+                        UPDATE documents SET
+                            in_sync = data IS NOT NULL AND data IS ?3,
+                            synced_data = CASE WHEN data IS NOT NULL AND data IS ?3 THEN NULL ELSE ?3 END,
+                            update_time = ?4
+                        WHERE collection = ?1 AND id = ?2
+                        """,
                         key + [SQLiteValue(confirmation.pushedData), SQLiteValue(confirmation.updateTime)]
                     )
                 }

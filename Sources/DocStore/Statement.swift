@@ -37,6 +37,32 @@ final class Statement {
     func reset() {
         sqlite3_reset(handle)
         sqlite3_clear_bindings(handle)
+        keptArguments = nil
+    }
+
+    /// The arguments `bindKeeping(_:)` left bound (nil after `reset()`).
+    private var keptArguments: [SQLiteValue]?
+
+    /// Rewinds the statement but keeps its bindings, for `bindKeeping(_:)`.
+    func rewind() {
+        sqlite3_reset(handle)
+    }
+
+    /// Binds `values` unless exactly these values are still bound from the
+    /// previous run (see `rewind()`).
+    ///
+    /// Binding a parameter the WHERE clause uses marks the statement for
+    /// re-planning at its next step when SQLite has STAT4 statistics (as
+    /// Debian's build does: https://sqlite.org/c3ref/prepare.html), which for
+    /// the query compiler's long expressions costs more than a small query
+    /// itself. Equal values change nothing, so they are left in place.
+    /// - Throws: `SQLiteError`.
+    func bindKeeping(_ values: [SQLiteValue]) throws(SQLiteError) {
+        if keptArguments == values { return }
+        sqlite3_clear_bindings(handle)
+        keptArguments = nil
+        try bind(values)
+        keptArguments = values
     }
 
     // MARK: - Binding

@@ -289,6 +289,15 @@ struct Planner {
         }
     }
 
+    /// `addChange` that works out the field changes only for a change the report lists.
+    private mutating func addChange(_ kind: DocumentChange.Kind, id: String, fields: () -> [FieldChange]) {
+        if report.changes.count < options.detailLimit {
+            report.changes.append(DocumentChange(kind: kind, id: id, fields: fields()))
+        } else {
+            report.omittedChanges += 1
+        }
+    }
+
     mutating func plan(_ records: [SourceRecord]) async throws {
         guard !records.isEmpty else { return }
         report.pull.records += records.count
@@ -317,9 +326,11 @@ struct Planner {
                 addFailure(RecordFailure(phase: .shape, key: record.key, message: error.reason))
                 continue
             }
-            let text = record.document.canonicalText
+            // Written once, where the record was shaped (or here for sources that did not).
+            let canonical = record.canonical ?? CanonicalDocument(record.document)
+            let text = canonical.text
             let previous = stored[record.key]
-            if previous?.data != text {
+            if previous?.data != text && !FirestoreLimitCheck.isCertainlyWithinLimits(canonical.summary, path: path) {
                 do {
                     _ = try firestoreCodec.encodeDocument(fields, path: path)
                 } catch {
@@ -333,8 +344,8 @@ struct Planner {
             }
             guard let previousText = previous?.data else {
                 report.counts.create += 1
-                addChange(DocumentChange(kind: .create, id: record.key, fields: FieldChange.between([:], fields)))
-                writes.append(.put(path, record.document))
+                addChange(.create, id: record.key) { FieldChange.between([:], fields) }
+                writes.append(.putCanonical(path, text: text))
                 continue
             }
             if previousText == text {
@@ -347,9 +358,8 @@ struct Planner {
                 continue
             }
             report.counts.update += 1
-            let oldFields = oldValue?.objectValue ?? [:]
-            addChange(DocumentChange(kind: .update, id: record.key, fields: FieldChange.between(oldFields, fields)))
-            writes.append(.put(path, record.document))
+            addChange(.update, id: record.key) { FieldChange.between(oldValue?.objectValue ?? [:], fields) }
+            writes.append(.putCanonical(path, text: text))
         }
         if !options.isDryRun && !writes.isEmpty {
             try await store.apply(writes)

@@ -64,6 +64,9 @@ final class EventChannel<Element: Sendable>: Sendable {
         case handed(CheckedContinuation<Element?, any Error>)
     }
 
+    /// True while the consumer waits in `receive` for the next element.
+    var isReceiverWaiting: Bool { state.withLock { $0.receiver != nil } }
+
     /// Ends the stream after the buffered elements, normally or with an error.
     func finish(throwing error: (any Error)? = nil) {
         let waiting: CheckedContinuation<Element?, any Error>? = state.withLock { state in

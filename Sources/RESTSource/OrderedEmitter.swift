@@ -8,7 +8,11 @@ import DocModel
 /// unfinished item work may start, so memory stays bounded even when one
 /// request is slow.
 struct OrderedEmitter {
-    let channel: EventChannel<PullEvent>
+    /// Events per channel element at most (see `flush`).
+    static let batchSize = 128
+    let channel: EventChannel<[PullEvent]>
+    /// Events emitted but not yet handed to the channel.
+    private var outgoing: [PullEvent] = []
     let concurrency: Int
     let cursorField: FieldPath?
     var summary = PullSummary()
@@ -18,7 +22,7 @@ struct OrderedEmitter {
     private var pending: [Int: PullRun.Outcome] = [:]
     private var cursors = CursorTracker()
 
-    init(channel: EventChannel<PullEvent>, concurrency: Int, cursorField: FieldPath?) {
+    init(channel: EventChannel<[PullEvent]>, concurrency: Int, cursorField: FieldPath?) {
         self.channel = channel
         self.concurrency = max(1, concurrency)
         self.cursorField = cursorField
@@ -44,14 +48,24 @@ struct OrderedEmitter {
         group.addTask { (number, try await run.process(item)) }
     }
 
+    /// Emits an outcome processed elsewhere (in order with everything submitted).
+    mutating func emit(_ outcome: PullRun.Outcome) async throws {
+        pending[nextNumber] = outcome
+        nextNumber += 1
+        try await flush()
+    }
+
     /// Waits for everything in flight and emits it.
     mutating func drainAll(_ group: inout ThrowingTaskGroup<(Int, PullRun.Outcome), Error>) async throws {
         while inFlight > 0 { try await drainOne(&group) }
         try await flush()
+        try await sendOutgoing()
         summary.highestCursor = cursors.result
     }
 
     private mutating func drainOne(_ group: inout ThrowingTaskGroup<(Int, PullRun.Outcome), Error>) async throws {
+        // Whatever is ready goes out before waiting for the slowest request.
+        try await sendOutgoing()
         guard let (number, outcome) = try await group.next() else { return }
         inFlight -= 1
         pending[number] = outcome
@@ -65,14 +79,26 @@ struct OrderedEmitter {
             case .record(let record, let cursor):
                 summary.records += 1
                 if let cursor { cursors.delivered(cursor) }
-                try await channel.send(.record(record))
+                outgoing.append(.record(record))
             case .failed(let error, let cursor):
                 summary.failed += 1
                 if let cursor { cursors.failed(cursor) }
-                try await channel.send(.failed(error))
+                outgoing.append(.failed(error))
             case .skipped:
                 summary.skipped += 1
             }
         }
+        // Events travel in batches, but never wait while the consumer is idle.
+        if outgoing.count >= Self.batchSize || (!outgoing.isEmpty && channel.isReceiverWaiting) {
+            try await sendOutgoing()
+        }
+    }
+
+    /// Hands the events gathered so far to the channel as one batch.
+    mutating func sendOutgoing() async throws {
+        guard !outgoing.isEmpty else { return }
+        let batch = outgoing
+        outgoing.removeAll(keepingCapacity: true)
+        try await channel.send(batch)
     }
 }

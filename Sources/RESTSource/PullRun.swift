@@ -30,7 +30,7 @@ struct PullRun: Sendable {
         case skipped
     }
 
-    func execute(into channel: EventChannel<PullEvent>) async throws {
+    func execute(into channel: EventChannel<[PullEvent]>) async throws {
         var emitter = OrderedEmitter(channel: channel, concurrency: config.detail == nil ? 1 : config.http.concurrency,
                                      cursorField: config.incremental?.field)
         try await withThrowingTaskGroup(of: (Int, Outcome).self) { group in
@@ -44,7 +44,7 @@ struct PullRun: Sendable {
         var summary = emitter.summary
         summary.detailCallsSaved = detailCallsSaved.value
         summary.detailCalls -= summary.detailCallsSaved
-        try await channel.send(.finished(summary))
+        try await channel.send([.finished(summary)])
     }
 
     // MARK: - Records
@@ -70,7 +70,8 @@ struct PullRun: Sendable {
         let cursor = cursorValue(in: record) ?? listCursor
         do {
             let (key, document) = try shaper.shape(record)
-            return .record(SourceRecord(key: key, document: document, listFingerprint: fingerprint), cursor: cursor)
+            return .record(SourceRecord(key: key, document: document, listFingerprint: fingerprint,
+                                        canonical: CanonicalDocument(document)), cursor: cursor)
         } catch {
             return .failed(RecordError(key: hint, locator: item.locator, field: error.field, message: redactor(error.message)), cursor: cursor)
         }
@@ -230,6 +231,7 @@ struct PullRun: Sendable {
             }
             let count = rows.count
             for item in rows { try await emitter.submit(item, run: self, group: &group) }
+            try await emitter.sendOutgoing()  // this page's records go out before the next request
 
             // Decide whether there is a next page.
             if count == 0, paging.stopOnEmptyPage { return }
@@ -412,6 +414,11 @@ struct PullRun: Sendable {
             throw SourceError.file(path: file.path, reason: "no such file or not readable")
         }
         defer { try? handle.close() }
+        if config.detail == nil {
+            // Nothing to wait for per record: parse, shape and write canonical text on every core.
+            try await readLinesInParallel(file, handle: handle, emitter: &emitter)
+            return
+        }
         var lineNumber = 0
         func emitLine(_ line: ArraySlice<UInt8>, emitter: inout OrderedEmitter, group: inout ThrowingTaskGroup<(Int, Outcome), Error>) async throws {
             lineNumber += 1
@@ -455,6 +462,132 @@ struct PullRun: Sendable {
             }
         }
         if start < buffer.count { try await emitLine(buffer[start...], emitter: &emitter, group: &group) }
+    }
+
+    /// Lines of an NDJSON file cut into batches; each batch is parsed, shaped and
+    /// written as canonical text by a task of its own (as many at once as there
+    /// are cores, a few more queued), and the outcomes are emitted in file order.
+    /// Memory stays bounded: at most `2 × cores` batches are read ahead.
+    private func readLinesInParallel(_ file: FileInput, handle: FileHandle, emitter: inout OrderedEmitter) async throws {
+        let workers = max(1, ProcessInfo.processInfo.activeProcessorCount)
+        try await withThrowingTaskGroup(of: (Int, [LineOutcome]).self) { group in
+            var finished: [Int: [LineOutcome]] = [:]
+            var submitted = 0
+            var emitted = 0
+            var batch = LineBatch(firstLine: 1)
+            var lineNumber = 0
+
+            func collect(_ group: inout ThrowingTaskGroup<(Int, [LineOutcome]), Error>, emitter: inout OrderedEmitter) async throws {
+                try await emitter.sendOutgoing()
+                guard let (number, outcomes) = try await group.next() else { return }
+                finished[number] = outcomes
+                while let ready = finished.removeValue(forKey: emitted) {
+                    emitted += 1
+                    for outcome in ready {
+                        switch outcome {
+                        case .outcome(let outcome): try await emitter.emit(outcome)
+                        case .invalid(let error): throw error
+                        }
+                    }
+                }
+            }
+            func submit(_ group: inout ThrowingTaskGroup<(Int, [LineOutcome]), Error>, emitter: inout OrderedEmitter) async throws {
+                guard !batch.lines.isEmpty else { return }
+                while submitted - emitted >= workers * 2 { try await collect(&group, emitter: &emitter) }
+                let work = batch
+                let number = submitted
+                submitted += 1
+                group.addTask { (number, try await self.process(work, path: file.path)) }
+                batch = LineBatch(firstLine: lineNumber + 1)
+            }
+
+            // Lines are cut out of a byte buffer that is compacted once per read, so a
+            // file streams in time linear in its size and memory bounded by its longest line.
+            var buffer: [UInt8] = []
+            var start = 0
+            while true {
+                try Task.checkCancellation()
+                let chunk: Data
+                do { chunk = try handle.read(upToCount: 1 << 20) ?? Data() } catch {
+                    throw SourceError.file(path: file.path, reason: (error as NSError).localizedDescription)
+                }
+                if chunk.isEmpty { break }
+                if start > 0 {
+                    buffer.removeFirst(start)
+                    start = 0
+                }
+                buffer.append(contentsOf: chunk)
+                var lines: [Range<Int>] = []
+                buffer.withUnsafeBufferPointer { bytes in
+                    var position = start
+                    while position < bytes.count, let newline = Self.firstNewline(in: bytes, from: position) {
+                        lines.append(position..<newline)
+                        position = newline + 1
+                    }
+                    start = position
+                }
+                for line in lines {
+                    lineNumber += 1
+                    batch.append(buffer[line])
+                    if batch.lines.count >= LineBatch.size { try await submit(&group, emitter: &emitter) }
+                }
+            }
+            if start < buffer.count {
+                lineNumber += 1
+                batch.append(buffer[start...])
+            }
+            try await submit(&group, emitter: &emitter)
+            while emitted < submitted { try await collect(&group, emitter: &emitter) }
+        }
+    }
+
+    /// Consecutive lines of an NDJSON file, copied into one buffer.
+    struct LineBatch: Sendable {
+        static let size = 256
+        /// The file line number of the first line.
+        let firstLine: Int
+        var bytes: [UInt8] = []
+        var lines: [Range<Int>] = []
+
+        init(firstLine: Int) {
+            self.firstLine = firstLine
+        }
+
+        mutating func append(_ line: ArraySlice<UInt8>) {
+            if bytes.isEmpty { bytes.reserveCapacity(Self.size * 1_200) }
+            let start = bytes.count
+            bytes.append(contentsOf: line)
+            lines.append(start..<bytes.count)
+        }
+    }
+
+    /// What one line of a batch gave: an outcome to emit, or the error that ends the pull.
+    enum LineOutcome: Sendable {
+        case outcome(Outcome)
+        case invalid(SourceError)
+    }
+
+    /// Parses, shapes and canonicalises the lines of one batch; stops at the
+    /// first line that is not JSON (the pull ends there, as the sequential
+    /// reader does).
+    private func process(_ batch: LineBatch, path: String) async throws -> [LineOutcome] {
+        var outcomes: [LineOutcome] = []
+        outcomes.reserveCapacity(batch.lines.count)
+        for (offset, range) in batch.lines.enumerated() {
+            let line = batch.bytes[range]
+            if line.allSatisfy({ $0 == 32 || $0 == 9 || $0 == 13 }) { continue }
+            let lineNumber = batch.firstLine + offset
+            let value: JSONValue
+            do { value = try JSONValue(parsing: line) } catch {
+                outcomes.append(.invalid(SourceError.file(path: path, reason: "line \(lineNumber) is not valid JSON: \(error.description)")))
+                break
+            }
+            let locator = "line \(lineNumber)"
+            let item = if case .object = value { Item(row: value, locator: locator) }
+                else { nonObjectItem(value, locator: locator, key: nil, policy: .skip) }
+            outcomes.append(.outcome(try await process(item)))
+        }
+        return outcomes
     }
 
     /// The index of the next `\n` at or after `from`, found with `memchr`.

@@ -70,7 +70,8 @@ public struct RESTSource: Sendable {
         let run = PullRun(config: config, environment: environment, client: client, redactor: redactor,
                           shaper: Shaper(steps: config.shape, key: config.key), initialCursor: initialCursor,
                           detailCache: config.detail?.refresh == .always ? nil : detailCache)
-        let channel = EventChannel<PullEvent>(capacity: bufferCapacity)
+        // Events travel in batches (see `OrderedEmitter`): the capacity counts batches.
+        let channel = EventChannel<[PullEvent]>(capacity: max(2, bufferCapacity / 16))
         let task = Task {
             do {
                 try await run.execute(into: channel)
@@ -81,7 +82,7 @@ public struct RESTSource: Sendable {
         }
         let token = PullToken(task: task, channel: channel)
         return AsyncThrowingStream(unfolding: {
-            try await token.channel.receive()
+            try await token.next()
         })
     }
 
@@ -101,14 +102,31 @@ public struct RESTSource: Sendable {
     }
 }
 
-/// Cancels the pull when the stream (and so this token) is released.
-private final class PullToken: Sendable {
+/// Hands out the events of the channel's batches one by one; cancels the pull
+/// when the stream (and so this token) is released.
+private final class PullToken: @unchecked Sendable {
+    // Safety: `batch` and `position` are only touched by `next()`, which only the
+    // stream's unfolding closure calls, and AsyncThrowingStream never runs that
+    // closure concurrently with itself (one consumer, one call at a time).
     let task: Task<Void, Never>
-    let channel: EventChannel<PullEvent>
+    let channel: EventChannel<[PullEvent]>
+    private var batch: [PullEvent] = []
+    private var position = 0
 
-    init(task: Task<Void, Never>, channel: EventChannel<PullEvent>) {
+    init(task: Task<Void, Never>, channel: EventChannel<[PullEvent]>) {
         self.task = task
         self.channel = channel
+    }
+
+    /// The next event, nil at the end; rethrows the pull's error.
+    func next() async throws -> PullEvent? {
+        while position == batch.count {
+            guard let received = try await channel.receive() else { return nil }
+            batch = received
+            position = 0
+        }
+        defer { position += 1 }
+        return batch[position]
     }
 
     deinit {

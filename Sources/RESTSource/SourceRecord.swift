@@ -9,10 +9,15 @@ public struct SourceRecord: Sendable {
     /// SHA-256 (hex) of the raw list row's canonical JSON, which validates a cached
     /// detail; nil unless the source's detail cache is in use (`refresh: changed`).
     public var listFingerprint: String?
+    /// The document's canonical text and shape summary, when the source already
+    /// wrote them (the pull does, on its worker threads); the planner uses them
+    /// instead of writing the text again. Must describe `document`.
+    public var canonical: CanonicalDocument?
 
-    public init(key: String, document: JSONValue, listFingerprint: String? = nil) {
+    public init(key: String, document: JSONValue, listFingerprint: String? = nil, canonical: CanonicalDocument? = nil) {
         self.key = key
         self.document = document
         self.listFingerprint = listFingerprint
+        self.canonical = canonical
     }
 }

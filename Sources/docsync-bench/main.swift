@@ -41,7 +41,21 @@ case "pull":
         FileHandle.standardError.write(Data("error: \(error)\n".utf8))
         exit(1)
     }
+case "query":
+    let values = Array(arguments.dropFirst())
+    guard values.count == 3, let runs = Int(values[1]), runs > 0 else {
+        FileHandle.standardError.write(Data("usage: docsync-bench query STORE RUNS CASES\n".utf8))
+        exit(64)
+    }
+    try await QueryBench.run(storePath: values[0], runs: runs, casesPath: values[2])
+case "confirm-all":
+    let values = Array(arguments.dropFirst())
+    guard values.count == 1 else {
+        FileHandle.standardError.write(Data("usage: docsync-bench confirm-all STORE\n".utf8))
+        exit(64)
+    }
+    try await ConfirmAll.run(storePath: values[0])
 default:
-    FileHandle.standardError.write(Data("usage: docsync-bench [json | json-core | serve-api RECORDS LATENCY_MS | push STORE PROJECT | pull CONFIG]\n".utf8))
+    FileHandle.standardError.write(Data("usage: docsync-bench [json | json-core | serve-api RECORDS LATENCY_MS | push STORE PROJECT | pull CONFIG | confirm-all STORE | query STORE RUNS CASES]\n".utf8))
     exit(64)
 }

@@ -223,10 +223,12 @@ struct OperatorExperienceTests {
         let path = directory.path("mine.sqlite")
         let walSize = (try? FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int) ?? 0
         #expect(walSize == 0, "the store was closed and checkpointed")
-        // Garbage over pages in the middle of the documents table; the header and schema stay readable.
+        // Garbage over the middle half of the file (whatever the page size, that is
+        // documents and their index); the header and schema stay readable.
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
         let handle = try #require(FileHandle(forUpdatingAtPath: path))
-        try handle.seek(toOffset: 4_096 * 40)
-        try handle.write(contentsOf: Data(repeating: 0xDE, count: 4_096 * 4))
+        try handle.seek(toOffset: UInt64(size / 4))
+        try handle.write(contentsOf: Data(repeating: 0xDE, count: size / 2))
         try handle.close()
         let damaged = try Data(contentsOf: URL(fileURLWithPath: path))
 

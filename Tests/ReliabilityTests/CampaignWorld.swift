@@ -100,7 +100,8 @@ final class CampaignWorld: Sendable {
 
     /// The invariants a finished run must leave, whatever happened before it:
     /// a sound SQLite file, the emulator equal to the store's live documents,
-    /// nothing pending (`synced_data = data` on every row), no run left `running`.
+    /// nothing pending (every row in sync: `in_sync = 1`, its text kept once in
+    /// `data`), no run left `running`.
     func expectConsistent(expected: [String: JSONValue]? = nil, _ context: String,
                           sourceLocation: SourceLocation = #_sourceLocation) async throws {
         let store = try DocumentStore(path: storePath)
@@ -111,7 +112,8 @@ final class CampaignWorld: Sendable {
         let differing = local.keys.filter { remote[$0] != nil && remote[$0] != local[$0] }
         #expect(differing.isEmpty, "\(context): remote fields differ for \(differing.sorted().prefix(5))", sourceLocation: sourceLocation)
         #expect(try await store.pendingCount(in: nil) == 0, "\(context): rows with synced_data != data", sourceLocation: sourceLocation)
-        let unsynced = try Connection(path: storePath).scalarInteger("SELECT count(*) FROM documents WHERE data IS NOT synced_data")
+        let unsynced = try Connection(path: storePath).scalarInteger(
+            "SELECT count(*) FROM documents WHERE in_sync = 0 OR data IS NULL OR synced_data IS NOT NULL")
         #expect(unsynced == 0, "\(context): \(unsynced) rows with synced_data != data", sourceLocation: sourceLocation)
         let runs = try await store.recentRuns(limit: 1_000)
         #expect(!runs.contains { $0.outcome == .running }, "\(context): a run is still marked running: \(runs.map(\.outcome))",
