@@ -11,13 +11,12 @@ import Synchronization
 /// on a free loopback port; used by `docsync-demo` and the tests, never by `docsync`.
 ///
 /// gcloud runs the emulator (a shell that starts java) in a process group of its
-/// own, watched by a launcher shell that outlives nobody: once this process is
-/// gone it sends the group SIGTERM, then SIGKILL 3 s later, and removes the
-/// emulator's work folder. So no java process outlives the process that
-/// started it, even one that crashed. `stop()` does the same while this process
-/// runs, waiting with `Task.sleep`; the `atexit` handler that `start()`
-/// registers only sends SIGTERM and leaves the rest to the watchdog, since no
-/// exit path may wait (STYLE R24).
+/// own, watched by a launcher shell: once this process is gone, however it
+/// ended, the shell sends the group SIGTERM, SIGKILL 3 s later, and removes the
+/// emulator's work folder, so no java process outlives the process that started
+/// it. `stop()` does the same while this process runs, waiting with
+/// `Task.sleep`; the `atexit` handler that `start()` registers only sends
+/// SIGTERM and leaves the rest to the watchdog, so no exit path waits (STYLE R24).
 public enum FirestoreEmulatorProcess {
     /// The emulator could not be started or did not answer.
     public struct LaunchError: Error, CustomStringConvertible, Sendable {
@@ -55,11 +54,11 @@ public enum FirestoreEmulatorProcess {
         workDirectory.withLock { $0 = directory.path }
         let pidFile = directory.appendingPathComponent("pgid").path
         let logFile = directory.appendingPathComponent("emulator.log").path
-        // setsid detaches the launcher shell from the test process's group. gcloud
+        // setsid detaches the launcher shell from this process's group. gcloud
         // puts itself (and the java it starts) in a process group of its own, whose
         // id is gcloud's pid; the shell records both group ids, then waits as a
-        // watchdog and kills the groups once the test process is gone (for crashes
-        // that skip atexit).
+        // watchdog and, once this process is gone (by exit, atexit or crash), kills
+        // the groups and removes the work folder.
         let script = """
             "$DOCSYNC_GCLOUD" emulators firestore start --host-port="127.0.0.1:$DOCSYNC_PORT" > "$DOCSYNC_LOG" 2>&1 &
             echo "$$ $!" > "$DOCSYNC_PIDFILE"
