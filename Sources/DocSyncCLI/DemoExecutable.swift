@@ -1,5 +1,5 @@
-import Dispatch
 import Foundation
+import Synchronization
 
 /// The `docsync-demo` executable that `docsync demo` launches when the demo is
 /// not linked into the process (the `docsync` binary never links it; see
@@ -86,31 +86,45 @@ enum DemoExecutable {
     }
 }
 
-/// Passes SIGINT and SIGTERM on to a child process while it runs, and ignores
-/// them here meanwhile; `stop()` puts the previous handling back.
-private struct SignalForwarding {
+/// Passes SIGINT and SIGTERM on to the child while it runs, instead of the
+/// handling this process had (the default action, or docsync's interrupt
+/// notice), which `stop()` puts back.
+///
+/// A plain signal handler, not a dispatch source: a dispatch source misses
+/// signals delivered to a thread that does not block them. The handler only
+/// reads an atomic and calls kill(2), both async-signal-safe. Launches that
+/// overlap (in-process tests) share one installation, counted under a lock
+/// that the handler never takes; a signal goes to the latest child.
+private struct SignalForwarding: ~Copyable {
     private typealias Handler = (@convention(c) (Int32) -> Void)?
-    private let sources: [any DispatchSourceSignal]
-    private let previous: [(signo: Int32, handler: Handler)]
+    private struct Installation {
+        var users = 0
+        var previous: [(signo: Int32, handler: Handler)] = []
+    }
+    private static let child = Atomic<Int32>(0)
+    private static let installation = Mutex(Installation())
 
     init(to process: Process) {
-        var sources: [any DispatchSourceSignal] = []
-        var previous: [(signo: Int32, handler: Handler)] = []
-        for signo in [SIGINT, SIGTERM] {
-            previous.append((signo, signal(signo, SIG_IGN)))
-            let source = DispatchSource.makeSignalSource(signal: signo, queue: .global())
-            source.setEventHandler {
-                if signo == SIGINT { process.interrupt() } else { process.terminate() }
+        Self.child.store(process.processIdentifier, ordering: .sequentiallyConsistent)
+        Self.installation.withLock { installation in
+            installation.users += 1
+            guard installation.users == 1 else { return }
+            installation.previous = [SIGINT, SIGTERM].map { signo in
+                (signo, signal(signo) { received in
+                    let pid = SignalForwarding.child.load(ordering: .sequentiallyConsistent)
+                    if pid > 0 { kill(pid, received) }
+                })
             }
-            source.resume()
-            sources.append(source)
         }
-        self.sources = sources
-        self.previous = previous
     }
 
-    func stop() {
-        for source in sources { source.cancel() }
-        for (signo, handler) in previous { _ = signal(signo, handler) }
+    consuming func stop() {
+        Self.installation.withLock { installation in
+            installation.users -= 1
+            guard installation.users == 0 else { return }
+            for (signo, handler) in installation.previous { _ = signal(signo, handler) }
+            installation.previous = []
+            Self.child.store(0, ordering: .sequentiallyConsistent)
+        }
     }
 }

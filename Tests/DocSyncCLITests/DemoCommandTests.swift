@@ -98,6 +98,37 @@ struct DemoSeamEndToEndTests {
         #expect(result.stderr.contains("hint: build it with 'swift build --product docsync-demo'"))
     }
 
+    /// SIGINT only: this test runner's threads block signals and docsync inherits
+    /// that mask; docsync unblocks SIGINT itself (its interrupt notice), not SIGTERM.
+    @Test func ctrlCToDocsyncReachesTheDemoAndDocsyncWaitsForIt() async throws {
+        let signal = SIGINT
+        let directory = try TemporaryDirectory()
+        let lone = URL(fileURLWithPath: directory.path("docsync"))
+        try FileManager.default.copyItem(at: try #require(DocsyncBinary.url), to: lone)
+        // A demo that says it started, then waits; only a signal ends it early.
+        let demo = try directory.write("#!/bin/sh\necho started > started.txt\nexec sleep 60\n", to: "docsync-demo")
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: demo)
+        let process = Process()
+        process.executableURL = lone
+        process.arguments = ["demo"]
+        process.currentDirectoryURL = directory.url
+        process.standardOutput = FileHandle.nullDevice
+        let errors = Pipe()
+        process.standardError = errors
+        let started = ContinuousClock.now
+        try process.run()
+        while !FileManager.default.fileExists(atPath: directory.path("started.txt")), ContinuousClock.now - started < .seconds(20) {
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        try await Task.sleep(for: .milliseconds(200))  // the handler is installed right after the launch
+        kill(process.processIdentifier, signal)
+        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(ContinuousClock.now - started < .seconds(30), "docsync waited for the whole sleep")
+        #expect(process.terminationReason == .exit && process.terminationStatus == 1, "\(stderr)")
+        #expect(stderr.contains("error: docsync-demo was stopped by signal \(signal)"))
+    }
+
     @Test func docsyncCarriesNoSampleAPIServerOrEmulatorLauncher() throws {
         // Swift symbols name their module with its length first (`$s12LoopbackHTTP…`);
         // plain module names can linger in debug info of objects built before.
