@@ -14,6 +14,9 @@ public struct Environment: Sendable {
     /// The directory relative paths are resolved against; nil = the process's own.
     public var currentDirectory: String?
     public var now: @Sendable () -> Date
+    /// What `docsync demo` runs in this process; nil (the `docsync` binary) means
+    /// it launches the `docsync-demo` executable. See `DemoRunner`.
+    public var demo: DemoRunner?
 
     public init(
         stdout: OutputSink,
@@ -21,7 +24,8 @@ public struct Environment: Sendable {
         stdin: ByteSource = .bytes([]),
         variables: [String: String] = [:],
         currentDirectory: String? = nil,
-        now: @escaping @Sendable () -> Date = { Date() }
+        now: @escaping @Sendable () -> Date = { Date() },
+        demo: DemoRunner? = nil
     ) {
         self.stdout = stdout
         self.stderr = stderr
@@ -29,6 +33,7 @@ public struct Environment: Sendable {
         self.variables = variables
         self.currentDirectory = currentDirectory
         self.now = now
+        self.demo = demo
     }
 
     /// The real process: its standard streams, environment and working directory.

@@ -16,6 +16,7 @@ import Testing
         ("docsync-push-help", ["push", "--help"]),
         ("docsync-status-help", ["status", "--help"]),
         ("docsync-init-help", ["init", "--help"]),
+        ("docsync-demo-help", ["demo", "--help"]),
     ])
     func helpMatchesSnapshot(name: String, arguments: [String]) async throws {
         let result = await runCLI(arguments)
