@@ -42,7 +42,7 @@ let package = Package(
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "DocSyncTests", dependencies: ["DocModel", "DocStore", "RESTSource", "Firestore", "DocSync", "SampleAPI", "TestSupport"],
                     exclude: ["Snapshots"]),
-        .testTarget(name: "DocSyncCLITests", dependencies: ["DocModel", "DocStore", "DocSyncCLI", "SampleAPI", "TestSupport"],
+        .testTarget(name: "DocSyncCLITests", dependencies: ["DocModel", "DocStore", "DocSync", "DocSyncCLI", "SampleAPI", "TestSupport"],
                     exclude: ["Snapshots"]),
         .testTarget(name: "DocSyncDemoTests", dependencies: ["DocModel", "DocStore", "DocSyncCLI", "DocSyncDemo", "TestSupport"]),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "TestSupport"]),

@@ -24,7 +24,7 @@ public struct SyncConfig: Sendable {
     /// - Throws: `ConfigError` naming the path of the mistake (or the file when it is not JSON).
     public static func load(path: String) throws(ConfigError) -> SyncConfig {
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw ConfigError(path: "", message: "cannot read config file \(path); create one with `docsync init` or pass --config")
+            throw ConfigError(path: "", message: "cannot read config file \(path)")
         }
         let json: JSONValue
         do {
