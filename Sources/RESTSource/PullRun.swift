@@ -33,13 +33,19 @@ struct PullRun: Sendable {
     func execute(into channel: EventChannel<[PullEvent]>) async throws {
         var emitter = OrderedEmitter(channel: channel, concurrency: config.detail == nil ? 1 : config.http.concurrency,
                                      cursorField: config.incremental?.field)
-        try await withThrowingTaskGroup(of: (Int, Outcome).self) { group in
-            if let file = config.file {
-                try await readFile(file, emitter: &emitter, group: &group)
-            } else {
-                try await walkPages(emitter: &emitter, group: &group)
+        do {
+            try await withThrowingTaskGroup(of: (Int, Outcome).self) { group in
+                if let file = config.file {
+                    try await readFile(file, emitter: &emitter, group: &group)
+                } else {
+                    try await walkPages(emitter: &emitter, group: &group)
+                }
+                try await emitter.drainAll(&group)
             }
-            try await emitter.drainAll(&group)
+        } catch {
+            // Events emitted before the failure still reach the consumer, ahead of the error.
+            try? await emitter.sendOutgoing()
+            throw error
         }
         var summary = emitter.summary
         summary.detailCallsSaved = detailCallsSaved.value
