@@ -36,8 +36,8 @@ public struct SyncConfig: Sendable {
         // File sources name paths relative to the config file, not to the working directory.
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
         for index in config.sources.indices {
-            if let file = config.sources[index].source.file, !file.path.hasPrefix("/") {
-                config.sources[index].source.file?.path = folder.appendingPathComponent(file.path).standardized.path
+            if let file = config.sources[index].restConfig?.file, !file.path.hasPrefix("/") {
+                config.sources[index].restConfig?.file?.path = folder.appendingPathComponent(file.path).standardized.path
             }
         }
         return config
