@@ -4,7 +4,6 @@ import DocSync
 import Firestore
 import Foundation
 import HMACSource
-import Synchronization
 import Testing
 
 /// The example's API: two pages of orders behind HMAC-signed requests.
@@ -12,10 +11,10 @@ struct OrdersAPI: Sendable {
     static let keyID = "example-key"
     static let secret = Array("s3cr3t".utf8)
 
-    let pages = Mutex<[Int: String]>([
+    let pages: [Int: String] = [
         1: #"{"orders": [{"id": "A-1", "total": "12.50"}, {"id": "A-2", "total": "7"}, {"total": "1"}], "next": 2}"#,
         2: #"{"orders": [{"id": "A-3", "total": "n/a"}], "next": null}"#,
-    ])
+    ]
 
     /// 401 unless the signature matches what `SignedOrdersSource` computes.
     func answer(_ request: LoopbackServer.Request) -> (status: Int, body: String) {
@@ -23,7 +22,7 @@ struct OrdersAPI: Sendable {
               request.headers["x-signature"] == HMAC.sha256Hex(key: Self.secret, message: Array("GET\n\(request.target)\n\(timestamp)".utf8))
         else { return (401, #"{"error": "bad signature"}"#) }
         guard let page = request.target.split(separator: "=").last.flatMap({ Int($0) }),
-              let body = pages.withLock({ $0[page] }) else { return (404, "{}") }
+              let body = pages[page] else { return (404, "{}") }
         return (200, body)
     }
 }
