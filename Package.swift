@@ -45,7 +45,7 @@ let package = Package(
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "DocSyncTests", dependencies: ["DocModel", "DocStore", "RESTSource", "Firestore", "DocSync", "SampleAPI", "TestSupport"],
                     exclude: ["Snapshots"]),
-        .testTarget(name: "DocSyncKitTests", dependencies: ["DocModel", "DocStore", "RESTSource", "Firestore", "DocSync", "TestSupport"]),
+        .testTarget(name: "DocSyncKitTests", dependencies: ["DocModel", "DocStore", "HTTP", "RESTSource", "Firestore", "DocSync", "TestSupport"]),
         .testTarget(name: "DocSyncCLITests", dependencies: ["DocModel", "DocStore", "DocSync", "DocSyncCLI", "SampleAPI", "TestSupport"],
                     exclude: ["Snapshots"]),
         .testTarget(name: "DocSyncDemoTests", dependencies: ["DocModel", "DocStore", "DocSyncCLI", "DocSyncDemo", "TestSupport"]),

@@ -3,6 +3,7 @@ import DocStore
 import DocSync
 import Firestore
 import Foundation
+import HTTP
 import RESTSource
 import Synchronization
 import Testing
@@ -156,6 +157,21 @@ struct LibraryAPITests {
         #expect(report.sources.first?.pullError == "the API answered 503")
         #expect(report.totals.delete == 0)
         #expect(try await store.get(collection.document("old"))?.data != nil)
+    }
+
+    @Test func unreachableAPIOfASwiftSourceIsReportedAsUnreachable() async throws {
+        struct Unreachable: RecordSource {
+            func pull(_ context: PullContext) async throws -> AsyncThrowingStream<PullEvent, any Error> {
+                AsyncThrowingStream { $0.finish(throwing: HTTPError.cannotConnect("connection refused")) }
+            }
+        }
+        let engine = try SyncEngine(store: try DocumentStore(path: ":memory:"),
+                                    sources: [SourceDefinition(name: "perfume", collection: collection, records: Unreachable())],
+                                    target: nil, environment: [:])
+        var options = SyncOptions()
+        options.isDryRun = true
+        let report = try await engine.sync(options)
+        #expect(report.sources.first?.pullFailure?.kind == .unreachable)
     }
 
     @Test func perRecordFailuresOfACustomSourceKeepTheirStoredDocuments() async throws {
