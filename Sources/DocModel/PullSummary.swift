@@ -43,6 +43,8 @@ public struct PullSummary: Sendable, Equatable {
     /// engine may plan deletes for stored documents that were not pulled.
     public var isComplete: Bool { coverage == .complete }
 
+    /// A summary; a source fills in what it counted (all zero by default) and
+    /// its coverage (`.complete` by default).
     public init(pages: Int = 0, records: Int = 0, failed: Int = 0, skipped: Int = 0, detailCalls: Int = 0,
                 highestCursor: String? = nil, coverage: Coverage = .complete) {
         self.pages = pages

@@ -48,6 +48,8 @@ public struct PullContext: Sendable {
     /// The environment the engine runs with (for secrets; never log them).
     public var environment: [String: String]
 
+    /// A context; the engine makes one per pull (tests and programs that pull a
+    /// source by themselves make their own).
     public init(sourceName: String, cursor: String? = nil, isDryRun: Bool = false, environment: [String: String] = [:]) {
         self.sourceName = sourceName
         self.cursor = cursor

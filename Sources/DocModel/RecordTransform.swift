@@ -51,11 +51,15 @@ public struct TransformError: Error, Sendable, Equatable, CustomStringConvertibl
     /// What went wrong.
     public var message: String
 
+    /// - Parameters:
+    ///   - field: the field path at fault (`price`, `stock.count`), or nil.
+    ///   - message: what went wrong, shown in the report after the transform's name.
     public init(field: String?, message: String) {
         self.field = field
         self.message = message
     }
 
+    /// `field price: message`, or the message alone.
     public var description: String {
         field.map { "field \($0): \(message)" } ?? message
     }

@@ -23,6 +23,7 @@ public struct ProgressReporter: Sendable {
     public var report: @Sendable (ProgressEvent) -> Void
     private var onFinish: @Sendable () -> Void = {}
 
+    /// A reporter that calls `report` for each event.
     public init(report: @escaping @Sendable (ProgressEvent) -> Void) {
         self.report = report
     }

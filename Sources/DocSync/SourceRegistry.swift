@@ -22,6 +22,7 @@ public struct SourceRegistry: Sendable {
 
     private var factories: [String: Factory] = [:]
 
+    /// An empty registry.
     public init() {}
 
     /// Registers `make` under `name`; a second registration under one name replaces the first.

@@ -19,19 +19,26 @@ import HTTP
 /// this run is kept, to find deletes and duplicates). Deletes are planned only
 /// after a complete pull, and only when no record failed without a key.
 public struct SyncEngine: Sendable {
+    /// The local store the plan is made against and applied to.
     public var store: DocumentStore
+    /// Every source the engine knows; `SyncOptions.sourceNames` picks some.
     public var sources: [SourceDefinition]
+    /// Deletes, the mass-delete guard, conflicts and batching.
     public var policy: SyncPolicy
     /// nil when no target is configured: the run plans and stores but cannot push.
     public var firestore: FirestoreClient?
+    /// `${ENV_VAR}` values of REST sources; `PullContext.environment` of Swift sources.
     public var environment: [String: String]
+    /// How REST sources send their requests (libcurl by default; tests stub it).
     public var sourceTransport: HTTPTransport
+    /// Receives progress events as the run goes on.
     public var progress: ProgressReporter
     /// Counts what the push sends (the report shows requests and bytes).
     public var meter: TransferMeter?
     /// Receives one entry per source HTTP exchange (`--verbose`); URLs arrive redacted.
     public var sourceRequestLog: (@Sendable (RequestLogEntry) -> Void)?
 
+    /// An engine that pushes through `firestore` (nil: plan and store only).
     public init(
         store: DocumentStore, sources: [SourceDefinition], policy: SyncPolicy, firestore: FirestoreClient?,
         environment: [String: String], sourceTransport: HTTPTransport = .live,

@@ -14,6 +14,7 @@ import HTTP
 public struct SignedOrdersSource: RecordSource {
     /// `http://host:port`, without a trailing slash.
     public var baseURL: String
+    /// Sent as `X-Key-Id`: which secret the API should check the signature with.
     public var keyID: String
     /// The shared secret; never logged.
     public var secret: [UInt8]
@@ -22,6 +23,7 @@ public struct SignedOrdersSource: RecordSource {
     /// The clock that stamps requests, in seconds since 1970.
     public var now: @Sendable () -> Int
 
+    /// A source for the API at `baseURL`, signing with `secret`.
     public init(baseURL: String, keyID: String, secret: [UInt8], transport: HTTPTransport = .live,
                 now: @escaping @Sendable () -> Int = { Int(Date().timeIntervalSince1970) }) {
         self.baseURL = baseURL
@@ -33,9 +35,11 @@ public struct SignedOrdersSource: RecordSource {
 
     /// A page the API refused or that is not what the source expects.
     public struct Failure: Error, CustomStringConvertible {
+        /// What went wrong, with the request.
         public var description: String
     }
 
+    /// Pulls every page in order; see the type's summary for what fails what.
     public func pull(_ context: PullContext) async throws -> AsyncThrowingStream<PullEvent, any Error> {
         let (events, continuation) = AsyncThrowingStream.makeStream(of: PullEvent.self)
         let task = Task {
