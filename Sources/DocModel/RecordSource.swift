@@ -25,8 +25,9 @@
 /// a source should stop its work when iteration ends (an
 /// `AsyncThrowingStream`'s `onTermination`) and not report it as a failure.
 public protocol RecordSource: Sendable {
-    /// The events of one pull.
-    associatedtype Events: AsyncSequence<PullEvent, any Error>
+    /// The events of one pull: any async sequence of `PullEvent`s, throwing or
+    /// not (`AsyncThrowingStream<PullEvent, any Error>`, `AsyncStream<PullEvent>`).
+    associatedtype Events: AsyncSequence where Events.Element == PullEvent
 
     /// Starts one pull.
     /// - Throws: any error when the pull cannot start (missing credentials,

@@ -45,7 +45,7 @@ public struct SourceDefinition: Sendable {
     }
 
     /// The JSON configuration of a REST source; nil for a Swift source.
-    /// Setting it makes the source a REST source.
+    /// Setting a config makes the source a REST source; setting nil is ignored.
     public var restConfig: SourceConfig? {
         get {
             if case .rest(let config) = origin { return config }

@@ -31,6 +31,15 @@ struct LibraryAPITests {
         #expect(source.contexts.withLock { $0.map(\.isDryRun) } == [true])
     }
 
+    @Test func sourceWithNonThrowingEventsSyncs() async throws {
+        let engine = try SyncEngine(store: try DocumentStore(path: ":memory:"),
+                                    sources: [SourceDefinition(name: "plain", collection: collection, records: NonThrowingSource())],
+                                    target: nil, environment: [:])
+        var options = SyncOptions()
+        options.isDryRun = true
+        #expect(try await engine.sync(options).totals == PlanCounts(create: 1))
+    }
+
     @Test func customSourceStoresAndSecondRunPlansOnlyTheChange() async throws {
         let store = try DocumentStore(path: ":memory:")
         let source = FixedSource([perfume("p1"), perfume("p2")], nextCursor: "2026-01-01")

@@ -79,3 +79,14 @@ final class TemporaryFolder: Sendable {
 
     deinit { try? FileManager.default.removeItem(atPath: path) }
 }
+
+/// A source whose events never throw: an `AsyncStream`, not a throwing one.
+struct NonThrowingSource: RecordSource {
+    func pull(_ context: PullContext) async throws -> AsyncStream<PullEvent> {
+        AsyncStream { continuation in
+            continuation.yield(.record(SourceRecord(key: "k1", document: ["a": 1])))
+            continuation.yield(.finished(PullSummary(records: 1)))
+            continuation.finish()
+        }
+    }
+}
