@@ -14,6 +14,9 @@ let package = Package(
         .executable(name: "docsync", targets: ["docsync"]),
         .executable(name: "docsync-demo", targets: ["docsync-demo"]),
         .library(name: "DocSyncKit", targets: ["DocModel", "DocStore", "HTTP", "RESTSource", "Firestore", "DocSync"]),
+        // The docsync command line as a library: a program of your own runs it with
+        // its Swift sources registered (Environment.swiftSources; docs/library.md).
+        .library(name: "DocSyncCLI", targets: ["DocSyncCLI"]),
     ],
     targets: [
         .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
@@ -42,6 +45,7 @@ let package = Package(
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "DocSyncTests", dependencies: ["DocModel", "DocStore", "RESTSource", "Firestore", "DocSync", "SampleAPI", "TestSupport"],
                     exclude: ["Snapshots"]),
+        .testTarget(name: "DocSyncKitTests", dependencies: ["DocModel", "DocStore", "HTTP", "RESTSource", "Firestore", "DocSync", "TestSupport"]),
         .testTarget(name: "DocSyncCLITests", dependencies: ["DocModel", "DocStore", "DocSync", "DocSyncCLI", "SampleAPI", "TestSupport"],
                     exclude: ["Snapshots"]),
         .testTarget(name: "DocSyncDemoTests", dependencies: ["DocModel", "DocStore", "DocSyncCLI", "DocSyncDemo", "TestSupport"]),

@@ -32,6 +32,22 @@ struct Planner {
         addFailure(RecordFailure(phase: phase, key: error.key, field: error.field, message: "\(error.locator): \(error.message)"))
     }
 
+    /// Runs the source's Swift transforms on one record; false (and the record
+    /// reported as failed, its stored document kept) when one of them throws.
+    mutating func transform(_ record: inout SourceRecord, with transforms: [RecordTransform]) -> Bool {
+        do {
+            for transform in transforms { try transform.apply(to: &record.document) }
+        } catch {
+            seen.insert(record.key)
+            report.counts.failed += 1
+            addFailure(RecordFailure(phase: .shape, key: record.key, field: error.field, message: error.message))
+            return false
+        }
+        // The source's canonical text described the document before the transforms.
+        record.canonical = nil
+        return true
+    }
+
     private mutating func addFailure(_ failure: RecordFailure) {
         if report.failures.count < options.detailLimit { report.failures.append(failure) }
     }

@@ -20,7 +20,7 @@ extension SyncEngine {
     }
 
     /// Pulls one source and plans it, applying each chunk to the store (unless a
-    /// dry run); plans deletes after a complete, non-incremental pull.
+    /// dry run); plans deletes only after a pull whose summary says it is complete.
     func plan(_ definition: SourceDefinition, options: SyncOptions) async throws -> SourceReport {
         var planner = Planner(
             definition: definition, store: store, options: options,
@@ -28,38 +28,18 @@ extension SyncEngine {
             firestoreCodec: firestore?.codec ?? FirestoreValueCodec(database: FirestoreDatabase(projectID: "docsync-validation")))
         let liveBefore = try await store.count(definition.collection)
         let cursor = try await store.cursor(ofSource: definition.name)
-        var source = RESTSource(config: definition.source, environment: environment, transport: sourceTransport, initialCursor: cursor)
-        source.requestLog = sourceRequestLog
-        if case .changed(let maximumAge)? = definition.source.detail?.refresh {
-            source.detailCache = Self.detailCache(store: store, source: definition.name, maximumAge: maximumAge,
-                                                  refetchAll: options.fullRefresh, readOnly: options.isDryRun)
+        let context = PullContext(sourceName: definition.name, cursor: cursor, isDryRun: options.isDryRun, environment: environment)
+        let source: any RecordSource
+        switch definition.origin {
+        case .rest(let config):
+            source = makeRESTSource(config, name: definition.name, cursor: cursor, options: options)
+        case .swift(let custom):
+            source = custom
         }
-        var highestCursor: String?
+        var summary: PullSummary?
         var pullError: Error?
-        var chunk: [SourceRecord] = []
         do {
-            let stream = try source.pull()
-            for try await event in stream {
-                switch event {
-                case .record(let record):
-                    chunk.append(record)
-                    if chunk.count >= options.chunkSize {
-                        try await planner.plan(chunk)
-                        chunk.removeAll(keepingCapacity: true)
-                        progress.report(.planned(source: definition.name, records: planner.report.pull.records))
-                    }
-                case .failed(let error):
-                    planner.recordPullFailure(error)
-                case .finished(let summary):
-                    planner.report.pull.pages = summary.pages
-                    planner.report.pull.skipped = summary.skipped
-                    planner.report.pull.detailCalls = summary.detailCalls
-                    planner.report.pull.detailCallsSaved = summary.detailCallsSaved
-                    highestCursor = summary.highestCursor
-                }
-            }
-            try await planner.plan(chunk)
-            progress.report(.planned(source: definition.name, records: planner.report.pull.records))
+            summary = try await pull(source, context: context, transforms: definition.transforms, into: &planner, options: options)
         } catch let error as DocStoreError {
             throw error
         } catch is CancellationError {
@@ -76,15 +56,72 @@ extension SyncEngine {
             planner.report.refusal = "the pull did not complete, so no deletes were planned"
             return planner.report
         }
-        if !options.isDryRun, let highestCursor, highestCursor != cursor {
+        let coverage = summary?.coverage ?? .partial("the source's events ended without a finished summary")
+        if case .partial(let reason) = coverage {
+            // Records that arrived are stored; the cursor stays, and nothing is deleted.
+            if policy.deletes == .propagate {
+                planner.report.refusal = "the pull was incomplete (\(reason)), so no deletes were planned"
+            }
+            return planner.report
+        }
+        if !options.isDryRun, let highestCursor = summary?.highestCursor, highestCursor != cursor {
             // Saved only now that every record of this pull is stored.
             try await store.saveCursor(highestCursor, ofSource: definition.name)
         }
-        if definition.source.incremental != nil {
+        if coverage == .changesOnly {
             // An incremental pull returns only what changed: absence means nothing.
             return planner.report
         }
         try await planner.planDeletes(policy: policy, liveBefore: liveBefore)
         return planner.report
+    }
+
+    /// The REST source of a JSON-configured source, with this run's cursor,
+    /// request log and (for `refresh: changed`) the store-backed detail cache.
+    private func makeRESTSource(_ config: SourceConfig, name: String, cursor: String?, options: SyncOptions) -> RESTSource {
+        var source = RESTSource(config: config, environment: environment, transport: sourceTransport, initialCursor: cursor)
+        source.requestLog = sourceRequestLog
+        if case .changed(let maximumAge)? = config.detail?.refresh {
+            source.detailCache = Self.detailCache(store: store, source: name, maximumAge: maximumAge,
+                                                  refetchAll: options.fullRefresh, readOnly: options.isDryRun)
+        }
+        return source
+    }
+
+    /// Runs one pull into the planner, chunk by chunk; returns its summary, nil
+    /// when the events ended without one.
+    /// - Throws: what the source throws, `DocStoreError`, `CancellationError`.
+    private func pull<Source: RecordSource>(
+        _ source: Source, context: PullContext, transforms: [RecordTransform], into planner: inout Planner, options: SyncOptions
+    ) async throws -> PullSummary? {
+        var summary: PullSummary?
+        var chunk: [SourceRecord] = []
+        for try await event in try await source.pull(context) {
+            switch event {
+            case .record(var record):
+                if !transforms.isEmpty {
+                    guard planner.transform(&record, with: transforms) else { continue }
+                }
+                chunk.append(record)
+                if chunk.count >= options.chunkSize {
+                    try await planner.plan(chunk)
+                    chunk.removeAll(keepingCapacity: true)
+                    progress.report(.planned(source: context.sourceName, records: planner.report.pull.records))
+                }
+            case .failed(let error):
+                planner.recordPullFailure(error)
+            case .finished(let finished):
+                planner.report.pull.pages = finished.pages
+                planner.report.pull.skipped = finished.skipped
+                planner.report.pull.detailCalls = finished.detailCalls
+                planner.report.pull.detailCallsSaved = finished.detailCallsSaved
+                summary = finished
+            }
+        }
+        // A source that stops early when cancelled is not an incomplete pull but a stopped run.
+        try Task.checkCancellation()
+        try await planner.plan(chunk)
+        progress.report(.planned(source: context.sourceName, records: planner.report.pull.records))
+        return summary
     }
 }

@@ -5,26 +5,40 @@ import Foundation
 import RESTSource
 import HTTP
 
-/// Runs pull → plan → apply → push for the configured sources.
+/// Runs pull → plan → apply → push for its sources: the one entry point of
+/// every sync, the CLI's included.
+///
+/// Sources are JSON-configured REST sources or any `RecordSource` written in
+/// Swift (`SourceDefinition`). Cancelling the task that awaits `sync` or
+/// `push` stops the run at a safe point: it throws `CancellationError`,
+/// what was already stored stays stored, and run history records the run
+/// as interrupted.
 ///
 /// The engine streams: records are planned and stored in chunks as they arrive,
 /// so memory does not grow with the record count (only the set of keys seen in
 /// this run is kept, to find deletes and duplicates). Deletes are planned only
 /// after a complete pull, and only when no record failed without a key.
 public struct SyncEngine: Sendable {
+    /// The local store the plan is made against and applied to.
     public var store: DocumentStore
+    /// Every source the engine knows; `SyncOptions.sourceNames` picks some.
     public var sources: [SourceDefinition]
+    /// Deletes, the mass-delete guard, conflicts and batching.
     public var policy: SyncPolicy
     /// nil when no target is configured: the run plans and stores but cannot push.
     public var firestore: FirestoreClient?
+    /// `${ENV_VAR}` values of REST sources; `PullContext.environment` of Swift sources.
     public var environment: [String: String]
+    /// How REST sources send their requests (libcurl by default; tests stub it).
     public var sourceTransport: HTTPTransport
+    /// Receives progress events as the run goes on.
     public var progress: ProgressReporter
     /// Counts what the push sends (the report shows requests and bytes).
     public var meter: TransferMeter?
     /// Receives one entry per source HTTP exchange (`--verbose`); URLs arrive redacted.
     public var sourceRequestLog: (@Sendable (RequestLogEntry) -> Void)?
 
+    /// An engine that pushes through `firestore` (nil: plan and store only).
     public init(
         store: DocumentStore, sources: [SourceDefinition], policy: SyncPolicy, firestore: FirestoreClient?,
         environment: [String: String], sourceTransport: HTTPTransport = .live,
@@ -40,6 +54,36 @@ public struct SyncEngine: Sendable {
         self.progress = progress
     }
 
+    /// An engine that pushes to `target`, as the CLI's `sync` does: the
+    /// report counts the requests and bytes the push sends.
+    ///
+    /// ```swift
+    /// let store = try DocumentStore(path: "docsync.sqlite")
+    /// let engine = try SyncEngine(store: store, sources: [orders],
+    ///                             target: TargetConfig(projectID: "my-project"))
+    /// let report = try await engine.sync(SyncOptions())
+    /// print(TextReportRenderer(useColor: false).render(report))
+    /// ```
+    /// - Parameters:
+    ///   - target: where to push; nil plans and stores without pushing.
+    ///     `FIRESTORE_EMULATOR_HOST` in `environment` selects the emulator.
+    ///   - environment: `${ENV_VAR}` values of REST sources, credentials, and
+    ///     what Swift sources find in `PullContext.environment`.
+    /// - Throws: `FirestoreError.authentication` when the target's credentials
+    ///   cannot be set up.
+    public init(
+        store: DocumentStore, sources: [SourceDefinition], target: TargetConfig?, policy: SyncPolicy = SyncPolicy(),
+        environment: [String: String] = ProcessInfo.processInfo.environment, progress: ProgressReporter = .silent
+    ) throws {
+        let meter = TransferMeter()
+        let client = try target.map { target in
+            try FirestoreTarget.makeClient(target: target, projectOverride: nil, databaseOverride: nil, policy: policy,
+                                           environment: environment, meter: meter, requestLog: nil)
+        }
+        self.init(store: store, sources: sources, policy: policy, firestore: client, environment: environment,
+                  progress: progress, meter: meter)
+    }
+
     /// Pulls, plans and (unless a dry run) stores and pushes every selected source.
     ///
     /// A real run takes the store's run lock (`StoreLock`), so a second sync on the
@@ -51,7 +95,7 @@ public struct SyncEngine: Sendable {
     public func sync(_ options: SyncOptions) async throws -> SyncReport {
         let selected = try select(options.sourceNames)
         // Checked for every source before anything runs (each pull checks its own again).
-        let missing = selected.flatMap { $0.source.missingEnvironment(in: environment) }
+        let missing = selected.flatMap { $0.restConfig?.missingEnvironment(in: environment) ?? [] }
         guard missing.isEmpty else { throw SyncError.missingEnvironment(missing) }
         var report = SyncReport(isDryRun: options.isDryRun)
         if options.isDryRun {

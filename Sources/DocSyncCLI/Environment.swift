@@ -1,3 +1,4 @@
+import DocSync
 import Foundation
 
 /// The world a command runs in: output sinks, input, environment variables,
@@ -17,6 +18,16 @@ public struct Environment: Sendable {
     /// What `docsync demo` runs in this process; nil (the `docsync` binary) means
     /// it launches the `docsync-demo` executable. See `DemoRunner`.
     public var demo: DemoRunner?
+    /// The Swift sources config files may name (`"type": "swift"`); the
+    /// `docsync` binary has none. A program of your own that runs the CLI
+    /// registers its sources here:
+    ///
+    /// ```swift
+    /// var environment = Environment.live
+    /// environment.swiftSources.register("orders") { options in OrdersSource(options) }
+    /// exit(await DocSyncCLI.run(CommandLine.arguments, environment: environment))
+    /// ```
+    public var swiftSources = SourceRegistry()
 
     public init(
         stdout: OutputSink,

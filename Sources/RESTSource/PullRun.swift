@@ -48,6 +48,7 @@ struct PullRun: Sendable {
             throw error
         }
         var summary = emitter.summary
+        if config.incremental != nil { summary.coverage = .changesOnly }
         summary.detailCallsSaved = detailCallsSaved.value
         summary.detailCalls -= summary.detailCallsSaved
         try await channel.send([.finished(summary)])
