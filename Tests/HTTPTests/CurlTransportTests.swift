@@ -75,7 +75,9 @@ struct CurlTransportTests {
         let others = outcomes.filter { ($0.error as? HTTPError) != .timedOut(after: deadline) }
         #expect(timeouts.count == 300, "every request ends with a timeout; others: \(others.map { "\($0.error.map { String(describing: $0) } ?? "success") after \($0.elapsed)" }.prefix(5))")
         let slowest = outcomes.map(\.elapsed).max() ?? .zero
-        #expect(slowest < deadline * 4, "the slowest request ended \(slowest) after it started (deadline \(deadline))")
+        // A hang guard, not a speed assertion: a hung request would never end; on a
+        // machine loaded by other work, resuming 300 tasks can lag the deadline a little.
+        #expect(slowest < deadline * 8, "the slowest request ended \(slowest) after it started (deadline \(deadline))")
         #expect(outcomes.allSatisfy { $0.elapsed >= deadline - .milliseconds(50) }, "no request is cut short")
 
         // The process goes on: a healthy request still works.

@@ -39,19 +39,21 @@ final class FaultWorld: Sendable {
         firestoreProxy.stop()
     }
 
-    /// The live transport with a short request timeout, so a `.delay` fault (6 s) times out (4 s).
+    /// The live transport with a short request timeout, so a `.delay` fault (12 s) times out (8 s);
+    /// 8 s leaves a loaded machine room to answer healthy batches in time.
     static let impatientTransport = HTTPTransport { request in
         var request = request
-        request.timeout = .seconds(4)
+        request.timeout = .seconds(8)
         return try await HTTPTransport.live.send(request)
     }
 
-    /// The perfume source through the API proxy, with `retries` and a 1 s timeout.
+    /// The perfume source through the API proxy, with `retries` and a 3 s timeout (a `.delay`
+    /// fault holds a request 4 s; healthy answers on a loaded machine stay well inside 3 s).
     func source(retries: Int) throws -> [SourceDefinition] {
         var text = PerfumeSampleAPI.sourceConfig(baseURL: apiProxy.baseURL, collection: collection.description)
         text = text.replacingOccurrences(
             of: #""http": {"concurrency": 8, "backoffSeconds": 0.01, "timeoutSeconds": 20}"#,
-            with: #""http": {"concurrency": 8, "backoffSeconds": 0.01, "maxBackoffSeconds": 0.05, "timeoutSeconds": 1, "retries": \#(retries)}"#)
+            with: #""http": {"concurrency": 8, "backoffSeconds": 0.01, "maxBackoffSeconds": 0.05, "timeoutSeconds": 3, "retries": \#(retries)}"#)
         return try SyncConfig.decode(JSONValue(parsing: #"{"sources": [\#(text)]}"#)).sources
     }
 
@@ -115,10 +117,10 @@ struct FaultCampaignTests {
     @Test(arguments: seeds)
     func twentyPercentFaultsEverywhereStillGiveTheCleanResult(seed: UInt64) async throws {
         let world = try await FaultWorld(label: "faults")
-        world.apiProxy.setPlan(.init(rate: 0.2, seed: seed, delay: .milliseconds(1_500)))
+        world.apiProxy.setPlan(.init(rate: 0.2, seed: seed, delay: .seconds(4)))
         // Firestore sees few requests (150 documents in a batch or two per sync):
         // its first four always get a fault, so the campaign never runs fault-free.
-        world.firestoreProxy.setPlan(.init(rate: 0.2, seed: seed &+ 1, delay: .seconds(6), firstFaulted: 4))
+        world.firestoreProxy.setPlan(.init(rate: 0.2, seed: seed &+ 1, delay: .seconds(12), firstFaulted: 4))
         let engine = try world.engine(apiRetries: 8, firestoreAttempts: 10)
 
         let first = try await engine.sync(SyncOptions())
@@ -172,7 +174,7 @@ struct FaultCampaignTests {
     @Test func withoutRetriesFailedRecordsAreReportedAndTheNextRunCompletesThem() async throws {
         let world = try await FaultWorld(label: "no-retries")
         let seed = Campaign.seed &+ 0x6000
-        world.apiProxy.setPlan(.init(rate: 0.2, seed: seed, delay: .milliseconds(1_500), applies: { $0.path.hasPrefix("/products/detail") }))
+        world.apiProxy.setPlan(.init(rate: 0.2, seed: seed, delay: .seconds(4), applies: { $0.path.hasPrefix("/products/detail") }))
         world.firestoreProxy.setPlan(.init(rate: 0.2, faults: [.unavailable, .internalError, .reset, .truncate, .tooManyRequests], seed: seed))
         let partial = try await world.engine(apiRetries: 0, firestoreAttempts: 1).sync(SyncOptions())
         let pullFailures = partial.sources[0].failures.filter { $0.phase == .pull }
