@@ -5,6 +5,7 @@ import Foundation
 
 /// `docsync sync` and `docsync diff`: pull, plan, store and push only the changes.
 struct SyncCommand: RunnableCommand, Equatable {
+    static let stopsAtSafePoint = true
     static let spec = CommandSpec(
         name: "sync",
         summary: "Pull every source, store the changes, and push only those to Firestore.",
@@ -120,6 +121,7 @@ struct SyncCommand: RunnableCommand, Equatable {
 
 /// `docsync diff`: `sync --dry-run`.
 struct DiffCommand: RunnableCommand, Equatable {
+    static let stopsAtSafePoint = true
     static let spec = SyncCommand.diffSpec
     var sync: SyncCommand
 
@@ -134,6 +136,7 @@ struct DiffCommand: RunnableCommand, Equatable {
 
 /// `docsync push`: send pending documents without pulling (config optional).
 struct PushCommand: RunnableCommand, Equatable {
+    static let stopsAtSafePoint = true
     static let spec = CommandSpec(
         name: "push",
         summary: "Push every pending document in the store to Firestore, without pulling.",
