@@ -16,6 +16,8 @@ struct SyncCommand: RunnableCommand, Equatable {
         options: sharedOptions + [
             .flag("dry-run", help: "Pull and plan only; print the plan and write nothing."),
             .flag("no-push", help: "Store the changes but do not push them."),
+            .value("every", valueName: "duration",
+                   help: "Run again every DURATION (30s, 15m, 1h) with a little jitter, until SIGINT or SIGTERM; a failed run is logged and the loop goes on."),
         ],
         command: SyncCommand.self
     )
@@ -58,6 +60,8 @@ struct SyncCommand: RunnableCommand, Equatable {
     var database: String?
     var lockWait: Duration
     var output: OutputOptions
+    /// `--every`: run in a loop (nil: once).
+    var schedule: RunSchedule?
 
     init(parsing arguments: ParsedArguments) throws(UsageError) {
         try self.init(parsing: arguments, dryRun: arguments.flag("dry-run"))
@@ -82,9 +86,35 @@ struct SyncCommand: RunnableCommand, Equatable {
         database = arguments.value("database")
         lockWait = try arguments.seconds("wait", default: 0)
         output = OutputOptions(arguments)
+        if let text = arguments.value("every") {
+            guard let interval = RunSchedule.parseDuration(text) else {
+                throw arguments.error(.invalidArgument(
+                    "--every '\(text)'", reason: "expected a duration such as 30s, 15m, 1h or 1h30m (more than 0, at most a week)"))
+            }
+            schedule = RunSchedule(interval: interval)
+        }
     }
 
     func run(in environment: Environment) async throws -> ExitStatus {
+        guard let schedule else { return try await runOnce(in: environment) }
+        return try await schedule.loop({
+            do {
+                return try await runOnce(in: environment)
+            } catch is CancellationError {
+                throw CancellationError()
+            } catch {
+                // Logged, and the loop goes on.
+                let userError = UserFacingError(error)
+                userError.write(to: environment.stderr)
+                return userError.status
+            }
+        }, log: { event in
+            if !output.isQuiet { environment.stderr.writeLine(event.text) }
+        })
+    }
+
+    /// One pull, plan, apply and push.
+    func runOnce(in environment: Environment) async throws -> ExitStatus {
         let setup = try RunSetup(configPath: configPath, storeOverride: storeOverride, environment: environment, createsStore: !isDryRun)
         guard !setup.config.sources.isEmpty else {
             throw UserFacingError(message: "config \(configPath) has no sources (\"sources\": []): there is nothing to pull",
