@@ -17,7 +17,9 @@ public enum DocSyncCLI {
               type(of: command).stopsAtSafePoint else {
             return await run(arguments, environment: environment)
         }
-        return await SignalStop.run(stderr: environment.stderr) {
+        let operations = (command as? SyncCommand)?.operations ?? (command as? DiffCommand)?.sync.operations
+            ?? (command as? PushCommand)?.operations
+        return await SignalStop.run(stderr: environment.stderr, logsJSON: operations?.logFormat == .json) {
             await execute(arguments, environment: environment)
         }.rawValue
     }

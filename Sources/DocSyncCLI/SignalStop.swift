@@ -52,8 +52,8 @@ enum SignalStop {
     /// Runs `body` in a task that the first SIGINT or SIGTERM cancels, and
     /// returns its status, mapped for a stop by `exitStatus(after:signal:)`, with
     /// the one-line message on `stderr`.
-    static func run(stderr: OutputSink, _ body: @escaping @Sendable () async -> ExitStatus) async -> ExitStatus {
-        install()
+    static func run(stderr: OutputSink, logsJSON: Bool = false, _ body: @escaping @Sendable () async -> ExitStatus) async -> ExitStatus {
+        install(logsJSON: logsJSON)
         let task = Task { await body() }
         running.withLock { $0 = task }
         if receivedSignal != nil { task.cancel() }  // arrived before the task was stored
@@ -61,7 +61,15 @@ enum SignalStop {
         running.withLock { $0 = nil }
         guard let signo = receivedSignal else { return status }
         let stopped = exitStatus(after: status, signal: signo)
-        stderr.writeLine(message(after: status, signal: signo, exit: stopped))
+        let text = message(after: status, signal: signo, exit: stopped)
+        if logsJSON {
+            stderr.writeLine(JSONLog.line(time: Date(), level: "warning", run: nil, source: nil, event: "stopped", fields: [
+                ("signal", .string(signo == SIGINT ? "SIGINT" : "SIGTERM")), ("exit_status", .int(Int64(stopped.rawValue))),
+                ("message", .string(text)),
+            ]))
+        } else {
+            stderr.writeLine(text)
+        }
         return stopped
     }
 
@@ -92,9 +100,11 @@ enum SignalStop {
     }
 
     /// Installs the handlers and the watching thread, once per process.
-    private static func install() {
+    private static func install(logsJSON: Bool) {
         guard secondSignalBytes == nil else { return }
-        let utf8 = Array("docsync: second signal: stopped at once; the next sync or push marks the run interrupted\n".utf8)
+        let text = "docsync: second signal: stopped at once; the next sync or push marks the run interrupted"
+        let line = logsJSON ? JSONLog.line(time: nil, level: "warning", run: nil, source: nil, event: "stopped", fields: [("message", .string(text))]) : text
+        let utf8 = Array((line + "\n").utf8)
         let buffer = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: utf8.count)
         _ = buffer.initialize(from: utf8)
         secondSignalBytes = buffer

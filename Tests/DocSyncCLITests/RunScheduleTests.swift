@@ -106,4 +106,31 @@ struct RunScheduleEndToEndTests {
         #expect(status.stdout.contains("sync api  succeeded"), "\(status.stdout)")
         #expect(status.stdout.contains("sync api  failed"), "\(status.stdout)")
     }
+
+    @Test func aJSONLoggedLoopStopsWithAJSONLine() async throws {
+        let directory = try TemporaryDirectory()
+        _ = try directory.write(#"[{"id":"a","n":1}]"#, to: "items.json")
+        _ = try directory.write(#"{"store": "s.sqlite", "sources": [{"name": "api", "collection": "Items", "file": "items.json", "key": "id"}]}"#,
+                                to: "docsync.json")
+        let process = Process()
+        process.executableURL = try #require(DocsyncBinary.url)
+        process.arguments = ["sync", "--no-push", "--every", "1s", "--log-format", "json", "--metrics-file", "m.prom"]
+        process.currentDirectoryURL = directory.url
+        let errPath = directory.path("stderr")
+        _ = FileManager.default.createFile(atPath: errPath, contents: nil)
+        process.standardError = FileHandle(forWritingAtPath: errPath)
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        try await Task.sleep(for: .milliseconds(2_600))
+        kill(process.processIdentifier, SIGTERM)
+        for _ in 0..<200 where process.isRunning { try await Task.sleep(for: .milliseconds(25)) }
+        let stderr = try String(contentsOfFile: errPath, encoding: .utf8)
+        #expect(process.terminationReason == .exit && process.terminationStatus == 143, "\(stderr)")
+        let lines = try OperationsLogTests.parseLines(stderr)
+        #expect(lines.filter { $0["event"] == .string("run.end") }.count >= 2, "\(stderr)")
+        #expect(lines.contains { $0["event"] == .string("schedule.wait") }, "\(stderr)")
+        #expect(lines.last?["event"] == .string("stopped"), "\(stderr)")
+        #expect(lines.last?["exit_status"] == .int(143), "\(stderr)")
+        #expect(FileManager.default.fileExists(atPath: directory.path("m.prom")))
+    }
 }

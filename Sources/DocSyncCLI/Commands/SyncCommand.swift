@@ -44,7 +44,7 @@ struct SyncCommand: RunnableCommand, Equatable {
         .value("database", valueName: "id", help: "Firestore database id (default: the config's, else \"(default)\")."),
         .value("wait", valueName: "seconds", help: "Wait this long for another sync or push holding the store.", defaultValue: "0"),
         .quiet, .verbose, .noColor,
-    ]
+    ] + OperationsOptions.specs
 
     var configPath: String
     var storeOverride: String?
@@ -62,6 +62,8 @@ struct SyncCommand: RunnableCommand, Equatable {
     var output: OutputOptions
     /// `--every`: run in a loop (nil: once).
     var schedule: RunSchedule?
+    /// `--log-format`, `--metrics-file`.
+    var operations: OperationsOptions
 
     init(parsing arguments: ParsedArguments) throws(UsageError) {
         try self.init(parsing: arguments, dryRun: arguments.flag("dry-run"))
@@ -86,6 +88,7 @@ struct SyncCommand: RunnableCommand, Equatable {
         database = arguments.value("database")
         lockWait = try arguments.seconds("wait", default: 0)
         output = OutputOptions(arguments)
+        operations = OperationsOptions(arguments)
         if let text = arguments.value("every") {
             guard let interval = RunSchedule.parseDuration(text) else {
                 throw arguments.error(.invalidArgument(
@@ -96,25 +99,49 @@ struct SyncCommand: RunnableCommand, Equatable {
     }
 
     func run(in environment: Environment) async throws -> ExitStatus {
-        guard let schedule else { return try await runOnce(in: environment) }
-        return try await schedule.loop({
-            do {
-                return try await runOnce(in: environment)
-            } catch is CancellationError {
-                throw CancellationError()
-            } catch {
-                // Logged, and the loop goes on.
-                let userError = UserFacingError(error)
-                userError.write(to: environment.stderr)
-                return userError.status
+        let log = operations.makeLog(environment)
+        var environment = environment
+        if let log { environment.stderr = log.sink }
+        let observation = RunObservation(command: isDryRun ? "diff" : "sync", operations: operations, log: log)
+        do {
+            guard let schedule else {
+                return try await observation.observe(environment) { try await runOnce(in: environment, recorder: $0) }
             }
-        }, log: { event in
-            if !output.isQuiet { environment.stderr.writeLine(event.text) }
-        })
+            return try await schedule.loop({
+                do {
+                    return try await observation.observe(environment) { try await runOnce(in: environment, recorder: $0) }
+                } catch is CancellationError {
+                    throw CancellationError()
+                } catch {
+                    // Logged, and the loop goes on.
+                    let userError = UserFacingError(error)
+                    userError.write(to: environment.stderr)
+                    return userError.status
+                }
+            }, log: { event in
+                if let log {
+                    log.setRunID(nil)
+                    log.log(event.status == .success ? "info" : "warning", event: "schedule.wait", fields: [
+                        ("last_run", .int(Int64(event.run))), ("exit_status", .int(Int64(event.status.rawValue))),
+                        ("consecutive_failures", .int(Int64(event.consecutiveFailures))),
+                        ("next_run_in_seconds", .double(Double(event.nextRunIn.milliseconds) / 1000)),
+                    ])
+                } else if !output.isQuiet {
+                    environment.stderr.writeLine(event.text)
+                }
+            })
+        } catch is CancellationError {
+            throw CancellationError()
+        } catch where log != nil {
+            // In JSON, through the log: the caller would print plain error lines.
+            let userError = UserFacingError(error)
+            userError.write(to: environment.stderr)
+            return userError.status
+        }
     }
 
     /// One pull, plan, apply and push.
-    func runOnce(in environment: Environment) async throws -> ExitStatus {
+    func runOnce(in environment: Environment, recorder: RunRecorder) async throws -> ExitStatus {
         let setup = try RunSetup(configPath: configPath, storeOverride: storeOverride, environment: environment, createsStore: !isDryRun)
         guard !setup.config.sources.isEmpty else {
             throw UserFacingError(message: "config \(configPath) has no sources (\"sources\": []): there is nothing to pull",
@@ -124,6 +151,7 @@ struct SyncCommand: RunnableCommand, Equatable {
         try await StoreCheck.refuseIfDamaged(setup.store)
         let console = Console(environment: environment, output: output)
         let meter = TransferMeter()
+        recorder.record(nil, meter: meter)
         var firestore: FirestoreClientBox?
         if !isDryRun && !skipsPush {
             firestore = try FirestoreClientBox(
@@ -143,6 +171,7 @@ struct SyncCommand: RunnableCommand, Equatable {
         options.lockWait = lockWait
         if let limit = listing.reportLimit { options.detailLimit = limit }
         let report = try await engine.sync(options)
+        recorder.record(report, meter: nil)
         console.finishProgress()
         console.printReport(report, format: format, listLimit: listing.textLimit)
         return ExitStatus.of(report, detailedExitCode: detailedExitCode)
@@ -185,7 +214,7 @@ struct PushCommand: RunnableCommand, Equatable {
             .flag("summary", help: "The same as --format summary: no per-document lines."),
             .value("wait", valueName: "seconds", help: "Wait this long for another sync or push holding the store.", defaultValue: "0"),
             .quiet, .verbose, .noColor,
-        ],
+        ] + OperationsOptions.specs,
         command: PushCommand.self
     )
 
@@ -197,6 +226,7 @@ struct PushCommand: RunnableCommand, Equatable {
     var format: ReportFormat
     var lockWait: Duration
     var output: OutputOptions
+    var operations: OperationsOptions
 
     init(parsing arguments: ParsedArguments) throws(UsageError) {
         configPath = arguments.givenValue("config")
@@ -213,9 +243,27 @@ struct PushCommand: RunnableCommand, Equatable {
         format = try ReportFormat(arguments)
         lockWait = try arguments.seconds("wait", default: 0)
         output = OutputOptions(arguments)
+        operations = OperationsOptions(arguments)
     }
 
     func run(in environment: Environment) async throws -> ExitStatus {
+        let log = operations.makeLog(environment)
+        var environment = environment
+        if let log { environment.stderr = log.sink }
+        do {
+            return try await RunObservation(command: "push", operations: operations, log: log).observe(environment) {
+                try await runOnce(in: environment, recorder: $0)
+            }
+        } catch is CancellationError {
+            throw CancellationError()
+        } catch where log != nil {
+            let userError = UserFacingError(error)
+            userError.write(to: environment.stderr)
+            return userError.status
+        }
+    }
+
+    func runOnce(in environment: Environment, recorder: RunRecorder) async throws -> ExitStatus {
         let setup: RunSetup
         if let configPath {
             setup = try RunSetup(configPath: configPath, storeOverride: storeOverride, environment: environment)
@@ -227,6 +275,7 @@ struct PushCommand: RunnableCommand, Equatable {
         try await StoreCheck.refuseIfDamaged(setup.store)
         let console = Console(environment: environment, output: output)
         let meter = TransferMeter()
+        recorder.record(nil, meter: meter)
         let firestore = try FirestoreClientBox(
             target: setup.config.target, project: project, database: database, policy: setup.config.policy,
             environment: environment, meter: meter, console: console, noTargetHint: FirestoreClientBox.pushNoTargetHint)
@@ -234,6 +283,7 @@ struct PushCommand: RunnableCommand, Equatable {
             store: setup.store, sources: setup.config.sources, policy: setup.config.policy, firestore: firestore.client,
             environment: environment.variables, progress: console.progressReporter(), meter: meter)
         let report = try await engine.push(collections: collections.isEmpty ? nil : collections, lockWait: lockWait)
+        recorder.record(report, meter: nil)
         console.finishProgress()
         console.printReport(report, format: format)
         return ExitStatus.of(report, detailedExitCode: false)
