@@ -30,6 +30,7 @@ extension SyncEngine {
         let cursor = try await store.cursor(ofSource: definition.name)
         var source = RESTSource(config: definition.source, environment: environment, transport: sourceTransport, initialCursor: cursor)
         source.requestLog = sourceRequestLog
+        source.shard = options.shard
         if case .changed(let maximumAge)? = definition.source.detail?.refresh {
             source.detailCache = Self.detailCache(store: store, source: definition.name, maximumAge: maximumAge,
                                                   refetchAll: options.fullRefresh, readOnly: options.isDryRun)

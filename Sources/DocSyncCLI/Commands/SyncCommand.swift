@@ -44,7 +44,7 @@ struct SyncCommand: RunnableCommand, Equatable {
         .value("database", valueName: "id", help: "Firestore database id (default: the config's, else \"(default)\")."),
         .value("wait", valueName: "seconds", help: "Wait this long for another sync or push holding the store.", defaultValue: "0"),
         .quiet, .verbose, .noColor,
-    ] + OperationsOptions.specs
+    ] + OperationsOptions.specs + ShardSelection.specs
 
     var configPath: String
     var storeOverride: String?
@@ -64,6 +64,9 @@ struct SyncCommand: RunnableCommand, Equatable {
     var schedule: RunSchedule?
     /// `--log-format`, `--metrics-file`.
     var operations: OperationsOptions
+    /// `--shard`, `--shard-count` as given (resolved with the environment when run).
+    var shardOption: String?
+    var shardCountOption: String?
 
     init(parsing arguments: ParsedArguments) throws(UsageError) {
         try self.init(parsing: arguments, dryRun: arguments.flag("dry-run"))
@@ -89,6 +92,8 @@ struct SyncCommand: RunnableCommand, Equatable {
         lockWait = try arguments.seconds("wait", default: 0)
         output = OutputOptions(arguments)
         operations = OperationsOptions(arguments)
+        shardOption = arguments.value("shard")
+        shardCountOption = arguments.value("shard-count")
         if let text = arguments.value("every") {
             guard let interval = RunSchedule.parseDuration(text) else {
                 throw arguments.error(.invalidArgument(
@@ -149,6 +154,10 @@ struct SyncCommand: RunnableCommand, Equatable {
         }
         // Refused before anything is written (run history included) or read from the API.
         try await StoreCheck.refuseIfDamaged(setup.store)
+        let shard = try ShardSelection.resolve(shard: shardOption, shardCount: shardCountOption, variables: environment.variables)
+        try ShardSelection.refuseUnshardable(setup.config.sources.filter { sourceNames.isEmpty || sourceNames.contains($0.name) },
+                                             shard: shard)
+        try await ShardSelection.check(setup.store, shard: shard, records: !isDryRun)
         let console = Console(environment: environment, output: output)
         let meter = TransferMeter()
         recorder.record(nil, meter: meter)
@@ -169,6 +178,7 @@ struct SyncCommand: RunnableCommand, Equatable {
         options.fullRefresh = fullRefresh
         options.sourceNames = sourceNames
         options.lockWait = lockWait
+        options.shard = shard
         if let limit = listing.reportLimit { options.detailLimit = limit }
         let report = try await engine.sync(options)
         recorder.record(report, meter: nil)
