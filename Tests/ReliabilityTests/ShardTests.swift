@@ -95,4 +95,28 @@ struct ShardTests {
         #expect(byIndex.status == 0, "\(byIndex.stderr)")
         #expect(byIndex.stdout.contains("0 to create, 0 to update, 0 to delete"), "\(byIndex.stdout)")
     }
+
+    /// docs/deploying.md, "Cloud Run Job, 4 tasks": no shard option, only the
+    /// variables Cloud Run sets; the tasks together write the unsharded result.
+    @Test func fourCloudRunTasksByTheirVariablesGiveTheUnshardedResult() async throws {
+        let world = try await CampaignWorld(label: "cloudrun")
+        let processes = try (0..<4).map { index in
+            try DocsyncProcess(["sync", "--config", world.configPath, "--store", world.directory.path("task-\(index).sqlite"), "--quiet",
+                                "--log-format", "json"],
+                               in: world.directory,
+                               environment: world.environment.merging(["CLOUD_RUN_TASK_INDEX": "\(index)", "CLOUD_RUN_TASK_COUNT": "4"]) { _, new in new })
+        }
+        for (index, process) in processes.enumerated() {
+            let result = try await process.result()
+            #expect(result.status == 0, "task \(index): \(result.stderr)")
+        }
+        let expected = try await world.expected()
+        let remote = try await world.remote()
+        #expect(Set(remote.keys) == Set(expected.keys))
+        #expect(remote.keys.filter { remote[$0] != expected[$0] }.isEmpty)
+        for index in 0..<4 {
+            let store = try DocumentStore(path: world.directory.path("task-\(index).sqlite"))
+            #expect(try await store.setting("shard") == "\(index)/4")
+        }
+    }
 }
