@@ -119,4 +119,33 @@ struct SignalStopTests {
         #expect(next.status == 0, "next run: \(next.stderr)")
         try await world.expectConsistent(expected: try await world.expected(), "after two signals")
     }
+
+    /// `docsync push` stops the same way: SIGTERM while it pushes exits 143, the
+    /// run is interrupted, and the next push sends the rest.
+    @Test func sigtermDuringAPushCommandStopsCleanly() async throws {
+        let emulator = try await FirestoreEmulator.shared()
+        let victim = Locked<DocsyncProcess?>(nil)
+        let pushRequests = Locked(0)
+        let proxy = try FaultProxy(upstream: "http://" + emulator.host) { event in
+            guard event.request.path.hasSuffix(":batchWrite") || event.request.path.hasSuffix(":commit") else { return }
+            if pushRequests.withLock({ $0 += 1; return $0 }) == 3, let process = victim.value { process.send(SIGTERM) }
+        }
+        defer { proxy.stop() }
+        let world = try await CampaignWorld(label: "signal-push-command", firestoreHost: proxy.hostAndPort)
+        let stored = try await world.sync(["--no-push"])
+        #expect(stored.status == 0, "\(stored.stderr)")
+        let push = ["push", "--config", world.configPath, "--store", world.storePath, "--quiet"]
+        let process = try DocsyncProcess(push, in: world.directory, environment: world.environment)
+        victim.withLock { $0 = process }
+        let stopped = try await process.result()
+        victim.withLock { $0 = nil }
+        #expect(!stopped.wasSignalled && stopped.status == 143, "\(stopped.status): \(stopped.stderr)")
+        #expect(stopped.stderr.contains("docsync: stopped by SIGTERM at a safe point"), "\(stopped.stderr)")
+        let runs = try await DocumentStore(path: world.storePath).recentRuns(limit: 10)
+        #expect(runs.first?.command == "push" && runs.first?.outcome == .interrupted, "\(runs.map(\.outcome))")
+        #expect(try await DocumentStore(path: world.storePath).pendingCount(in: nil) > 0, "the stop left documents to push")
+        let again = try await DocsyncProcess.run(push, in: world.directory, environment: world.environment)
+        #expect(again.status == 0, "\(again.stderr)")
+        try await world.expectConsistent(expected: try await world.expected(), "after a stopped push")
+    }
 }
