@@ -57,7 +57,7 @@ struct SignalStopTests {
                 if counter.withLock({ $0 += 1; return $0 }) == 4, let process = victim.value {
                     process.send(trial.signal)
                     sent.withLock { $0 = true }
-                    try? await Task.sleep(for: .seconds(2))  // still in flight when the signal lands
+                    try? await Task.sleep(for: .seconds(5))  // still in flight when the signal lands
                 }
                 return nil
             }
