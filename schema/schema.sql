@@ -59,6 +59,11 @@ CREATE TABLE source_state (
     updated_at INTEGER NOT NULL
 );
 
+CREATE TABLE store_settings (
+    name  TEXT PRIMARY KEY NOT NULL,
+    value TEXT NOT NULL
+) WITHOUT ROWID;
+
 CREATE TABLE user_indexes (
     name        TEXT    PRIMARY KEY NOT NULL,
     collection  TEXT    NOT NULL,

@@ -30,6 +30,8 @@ public struct PullSummary: Sendable, Equatable {
     public var detailCalls: Int
     /// Details taken from the detail cache instead of a request.
     public var detailCallsSaved: Int = 0
+    /// Records left to other shards (`RESTSource.shard`), before any detail request.
+    public var outOfShard: Int = 0
     /// The highest incremental cursor among delivered records, never past a
     /// failed record's cursor (so the next run fetches that one again); nil
     /// without `incremental` or when no record carried the field. The engine

@@ -149,7 +149,8 @@ struct Planner {
         while true {
             let ids = try await store.ids(in: definition.collection, after: after, limit: 5_000)
             guard let last = ids.last else { break }
-            for id in ids where !seen.contains(id) { doomed.append(id) }
+            // With a shard, only its own keys: the other shards' records were never seen here.
+            for id in ids where !seen.contains(id) && options.shard?.contains(key: id) ?? true { doomed.append(id) }
             after = last
         }
         guard !doomed.isEmpty else { return }

@@ -81,6 +81,7 @@ extension SyncEngine {
     private func makeRESTSource(_ config: SourceConfig, name: String, cursor: String?, options: SyncOptions) -> RESTSource {
         var source = RESTSource(config: config, environment: environment, transport: sourceTransport, initialCursor: cursor)
         source.requestLog = sourceRequestLog
+        source.shard = options.shard
         if case .changed(let maximumAge)? = config.detail?.refresh {
             source.detailCache = Self.detailCache(store: store, source: name, maximumAge: maximumAge,
                                                   refetchAll: options.fullRefresh, readOnly: options.isDryRun)
@@ -99,6 +100,9 @@ extension SyncEngine {
         for try await event in try await source.pull(context) {
             switch event {
             case .record(var record):
+                // The REST source drops other shards' rows before their details; any
+                // other source is filtered here, so a shard stores only its own keys.
+                if let shard = options.shard, !shard.contains(key: record.key) { continue }
                 if !transforms.isEmpty {
                     guard planner.transform(&record, with: transforms) else { continue }
                 }

@@ -1,3 +1,5 @@
+import DocModel
+
 /// How a sync treats deletes, remote edits and batching (the `sync` object of docsync.json).
 public struct SyncPolicy: Sendable, Equatable {
     /// What happens to stored documents whose record is gone from the API.
@@ -43,6 +45,10 @@ public struct SyncOptions: Sendable, Equatable {
     public var fullRefresh = false
     /// How long to wait for another run's store lock (zero: fail at once).
     public var lockWait: Duration = .zero
+    /// Only the records whose key falls in this shard are pulled (details
+    /// included), stored and pushed, and deletes are planned only among the
+    /// stored keys of this shard (nil: the whole source). See `Shard`.
+    public var shard: Shard?
 
     public init() {}
 }

@@ -7,9 +7,21 @@ public enum DocSyncCLI {
     public static let version = "0.1.0"
 
     /// Runs the command line in the real process environment and returns the exit status.
+    ///
+    /// Sync, diff and push stop at a safe point on SIGINT and SIGTERM (exit 130
+    /// or 143, see `SignalStop`); the other commands end by the signal.
     public static func run(_ arguments: [String]) async -> Int32 {
-        InterruptNotice.install()
-        return await run(arguments, environment: .live)
+        SignalStop.unblockSignals()
+        let environment = Environment.live
+        guard case .run(let command)? = try? CommandLineParser.parse(Array(arguments.dropFirst())),
+              type(of: command).stopsAtSafePoint else {
+            return await run(arguments, environment: environment)
+        }
+        let operations = (command as? SyncCommand)?.operations ?? (command as? DiffCommand)?.sync.operations
+            ?? (command as? PushCommand)?.operations
+        return await SignalStop.run(stderr: environment.stderr, logsJSON: operations?.logFormat == .json) {
+            await execute(arguments, environment: environment)
+        }.rawValue
     }
 
     /// Runs the command line with an explicit environment (tests read its sinks).
@@ -40,6 +52,9 @@ public enum DocSyncCLI {
         case .run(let command):
             do {
                 return try await command.run(in: environment)
+            } catch is CancellationError where SignalStop.receivedSignal != nil {
+                // Stopped by a signal: `SignalStop` prints the one line and picks the status.
+                return .interruptedBySIGINT
             } catch {
                 let userError = UserFacingError(error)
                 userError.write(to: environment.stderr)

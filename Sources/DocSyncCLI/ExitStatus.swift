@@ -18,6 +18,12 @@ public enum ExitStatus: Int32, Sendable, Equatable, CaseIterable {
     /// A temporary failure: the store is busy, the network is down (`EX_TEMPFAIL`).
     /// Running again later may work.
     case temporaryFailure = 75
+    /// SIGINT (Ctrl-C) stopped a sync, diff or push at a safe point, or stopped a
+    /// `--every` loop whose last run succeeded (128 + 2, as shells report it).
+    case interruptedBySIGINT = 130
+    /// SIGTERM stopped a sync, diff or push at a safe point, or stopped a
+    /// `--every` loop whose last run succeeded (128 + 15).
+    case terminatedBySIGTERM = 143
 }
 
 extension ExitStatus {

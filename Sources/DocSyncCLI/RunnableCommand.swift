@@ -8,4 +8,11 @@ protocol RunnableCommand: Sendable {
     static var spec: CommandSpec { get }
     init(parsing arguments: ParsedArguments) throws(UsageError)
     func run(in environment: Environment) async throws -> ExitStatus
+    /// True for commands that SIGINT and SIGTERM stop at a safe point
+    /// (`SignalStop`); the others end by the signal's default action.
+    static var stopsAtSafePoint: Bool { get }
+}
+
+extension RunnableCommand {
+    static var stopsAtSafePoint: Bool { false }
 }

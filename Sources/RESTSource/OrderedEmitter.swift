@@ -35,6 +35,11 @@ struct OrderedEmitter {
     mutating func submit(_ item: PullRun.Item, run: PullRun, group: inout ThrowingTaskGroup<(Int, PullRun.Outcome), Error>) async throws {
         let number = nextNumber
         nextNumber += 1
+        if run.isOutOfShard(item) {
+            pending[number] = .outOfShard
+            try await flush()
+            return
+        }
         if item.decided != nil || run.config.detail == nil || item.row == nil {
             pending[number] = try await run.process(item)
             try await flush()
@@ -86,6 +91,8 @@ struct OrderedEmitter {
                 outgoing.append(.failed(error))
             case .skipped:
                 summary.skipped += 1
+            case .outOfShard:
+                summary.outOfShard += 1
             }
         }
         // Events travel in batches, but never wait while the consumer is idle.

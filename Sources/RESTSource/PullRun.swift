@@ -11,6 +11,8 @@ struct PullRun: Sendable {
     let shaper: Shaper
     let initialCursor: String?
     let detailCache: DetailCache?
+    /// Only records whose key falls in this shard are delivered (nil: all).
+    var shard: Shard?
     /// Details answered from `detailCache` instead of a request.
     let detailCallsSaved = Counter()
 
@@ -28,6 +30,8 @@ struct PullRun: Sendable {
         case record(SourceRecord, cursor: String?)
         case failed(RecordError, cursor: String?)
         case skipped
+        /// The record's key belongs to another shard.
+        case outOfShard
     }
 
     func execute(into channel: EventChannel<[PullEvent]>) async throws {
@@ -77,11 +81,21 @@ struct PullRun: Sendable {
         let cursor = cursorValue(in: record) ?? listCursor
         do {
             let (key, document) = try shaper.shape(record)
+            // Checked again on the final key (the list row's key was checked before the detail).
+            if let shard, !shard.contains(key: key) { return .outOfShard }
             return .record(SourceRecord(key: key, document: document, listFingerprint: fingerprint,
                                         canonical: CanonicalDocument(document)), cursor: cursor)
         } catch {
             return .failed(RecordError(key: hint, locator: item.locator, field: error.field, message: redactor(error.message)), cursor: cursor)
         }
+    }
+
+    /// True when the list row's key (shaped as the record will be) belongs to
+    /// another shard: the record is left out before its detail is fetched. A row
+    /// whose key cannot be computed alone goes on (its final key decides).
+    func isOutOfShard(_ item: Item) -> Bool {
+        guard let shard, item.decided == nil, let row = item.row, let (key, _) = try? shaper.shape(row) else { return false }
+        return !shard.contains(key: key)
     }
 
     func hintKey(for row: JSONValue) -> String? {

@@ -31,6 +31,9 @@ public struct RESTSource: Sendable {
     /// Where details are cached when the source's detail `refresh` is `changed`
     /// (ignored for `always`). The engine backs it with the local store.
     public var detailCache: DetailCache?
+    /// With a shard, only records whose key falls in it are delivered, and
+    /// details are fetched only for those (see `Shard`).
+    public var shard: Shard?
 
     /// - Parameters:
     ///   - environment: where `${ENV_VAR}` values come from.
@@ -67,9 +70,10 @@ public struct RESTSource: Sendable {
         let client = HTTPClient(transport: transport, settings: config.http, headers: headers, redactor: redactor,
                                 limiter: config.http.requestsPerSecond.map { RateLimiter(requestsPerSecond: $0) },
                                 log: requestLog)
-        let run = PullRun(config: config, environment: environment, client: client, redactor: redactor,
+        var run = PullRun(config: config, environment: environment, client: client, redactor: redactor,
                           shaper: Shaper(steps: config.shape, key: config.key), initialCursor: initialCursor,
                           detailCache: config.detail?.refresh == .always ? nil : detailCache)
+        run.shard = shard
         // Events travel in batches (see `OrderedEmitter`): the capacity counts batches.
         let channel = EventChannel<[PullEvent]>(capacity: max(2, bufferCapacity / 16))
         let task = Task {

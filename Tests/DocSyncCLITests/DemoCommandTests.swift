@@ -99,7 +99,7 @@ struct DemoSeamEndToEndTests {
     }
 
     /// SIGINT only: this test runner's threads block signals and docsync inherits
-    /// that mask; docsync unblocks SIGINT itself (its interrupt notice), not SIGTERM.
+    /// that mask; docsync unblocks SIGINT and SIGTERM itself (SignalStop.unblockSignals).
     @Test func ctrlCToDocsyncReachesTheDemoAndDocsyncWaitsForIt() async throws {
         let signal = SIGINT
         let directory = try TemporaryDirectory()

@@ -80,6 +80,16 @@ final class DocsyncProcess: Sendable {
         #endif
     }
 
+    /// Sends `signo` (SIGINT, SIGTERM, …); nothing if the process already ended.
+    func send(_ signo: Int32) {
+        guard !hasExited else { return }
+        #if canImport(Glibc)
+        _ = Glibc.kill(process.processIdentifier, signo)
+        #else
+        _ = Darwin.kill(process.processIdentifier, signo)
+        #endif
+    }
+
     /// Waits for the process to end and returns what it printed.
     func result() async throws -> ProcessResult {
         await withCheckedContinuation { continuation in

@@ -5,6 +5,7 @@ import Foundation
 
 /// `docsync sync` and `docsync diff`: pull, plan, store and push only the changes.
 struct SyncCommand: RunnableCommand, Equatable {
+    static let stopsAtSafePoint = true
     static let spec = CommandSpec(
         name: "sync",
         summary: "Pull every source, store the changes, and push only those to Firestore.",
@@ -15,6 +16,8 @@ struct SyncCommand: RunnableCommand, Equatable {
         options: sharedOptions + [
             .flag("dry-run", help: "Pull and plan only; print the plan and write nothing."),
             .flag("no-push", help: "Store the changes but do not push them."),
+            .value("every", valueName: "duration",
+                   help: "Run again every DURATION (30s, 15m, 1h) with a little jitter, until SIGINT or SIGTERM; a failed run is logged and the loop goes on."),
         ],
         command: SyncCommand.self
     )
@@ -41,7 +44,7 @@ struct SyncCommand: RunnableCommand, Equatable {
         .value("database", valueName: "id", help: "Firestore database id (default: the config's, else \"(default)\")."),
         .value("wait", valueName: "seconds", help: "Wait this long for another sync or push holding the store.", defaultValue: "0"),
         .quiet, .verbose, .noColor,
-    ]
+    ] + OperationsOptions.specs + ShardSelection.specs
 
     var configPath: String
     var storeOverride: String?
@@ -57,6 +60,13 @@ struct SyncCommand: RunnableCommand, Equatable {
     var database: String?
     var lockWait: Duration
     var output: OutputOptions
+    /// `--every`: run in a loop (nil: once).
+    var schedule: RunSchedule?
+    /// `--log-format`, `--metrics-file`.
+    var operations: OperationsOptions
+    /// `--shard`, `--shard-count` as given (resolved with the environment when run).
+    var shardOption: String?
+    var shardCountOption: String?
 
     init(parsing arguments: ParsedArguments) throws(UsageError) {
         try self.init(parsing: arguments, dryRun: arguments.flag("dry-run"))
@@ -81,9 +91,62 @@ struct SyncCommand: RunnableCommand, Equatable {
         database = arguments.value("database")
         lockWait = try arguments.seconds("wait", default: 0)
         output = OutputOptions(arguments)
+        operations = OperationsOptions(arguments)
+        shardOption = arguments.value("shard")
+        shardCountOption = arguments.value("shard-count")
+        if let text = arguments.value("every") {
+            guard let interval = RunSchedule.parseDuration(text) else {
+                throw arguments.error(.invalidArgument(
+                    "--every '\(text)'", reason: "expected a duration such as 30s, 15m, 1h or 1h30m (more than 0, at most a week)"))
+            }
+            schedule = RunSchedule(interval: interval)
+        }
     }
 
     func run(in environment: Environment) async throws -> ExitStatus {
+        let log = operations.makeLog(environment)
+        var environment = environment
+        if let log { environment.stderr = log.sink }
+        let observation = RunObservation(command: isDryRun ? "diff" : "sync", operations: operations, log: log)
+        do {
+            guard let schedule else {
+                return try await observation.observe(environment) { try await runOnce(in: environment, recorder: $0) }
+            }
+            return try await schedule.loop({
+                do {
+                    return try await observation.observe(environment) { try await runOnce(in: environment, recorder: $0) }
+                } catch is CancellationError {
+                    throw CancellationError()
+                } catch {
+                    // Logged, and the loop goes on.
+                    let userError = UserFacingError(error)
+                    userError.write(to: environment.stderr)
+                    return userError.status
+                }
+            }, log: { event in
+                if let log {
+                    log.setRunID(nil)
+                    log.log(event.status == .success ? "info" : "warning", event: "schedule.wait", fields: [
+                        ("last_run", .int(Int64(event.run))), ("exit_status", .int(Int64(event.status.rawValue))),
+                        ("consecutive_failures", .int(Int64(event.consecutiveFailures))),
+                        ("next_run_in_seconds", .double(Double(event.nextRunIn.milliseconds) / 1000)),
+                    ])
+                } else if !output.isQuiet {
+                    environment.stderr.writeLine(event.text)
+                }
+            })
+        } catch is CancellationError {
+            throw CancellationError()
+        } catch where log != nil {
+            // In JSON, through the log: the caller would print plain error lines.
+            let userError = UserFacingError(error)
+            userError.write(to: environment.stderr)
+            return userError.status
+        }
+    }
+
+    /// One pull, plan, apply and push.
+    func runOnce(in environment: Environment, recorder: RunRecorder) async throws -> ExitStatus {
         let setup = try RunSetup(configPath: configPath, storeOverride: storeOverride, environment: environment, createsStore: !isDryRun)
         guard !setup.config.sources.isEmpty else {
             throw UserFacingError(message: "config \(configPath) has no sources (\"sources\": []): there is nothing to pull",
@@ -91,8 +154,13 @@ struct SyncCommand: RunnableCommand, Equatable {
         }
         // Refused before anything is written (run history included) or read from the API.
         try await StoreCheck.refuseIfDamaged(setup.store)
+        let shard = try ShardSelection.resolve(shard: shardOption, shardCount: shardCountOption, variables: environment.variables)
+        try ShardSelection.refuseUnshardable(setup.config.sources.filter { sourceNames.isEmpty || sourceNames.contains($0.name) },
+                                             shard: shard)
+        try await ShardSelection.check(setup.store, shard: shard, records: !isDryRun)
         let console = Console(environment: environment, output: output)
         let meter = TransferMeter()
+        recorder.record(nil, meter: meter)
         var firestore: FirestoreClientBox?
         if !isDryRun && !skipsPush {
             firestore = try FirestoreClientBox(
@@ -110,8 +178,10 @@ struct SyncCommand: RunnableCommand, Equatable {
         options.fullRefresh = fullRefresh
         options.sourceNames = sourceNames
         options.lockWait = lockWait
+        options.shard = shard
         if let limit = listing.reportLimit { options.detailLimit = limit }
         let report = try await engine.sync(options)
+        recorder.record(report, meter: nil)
         console.finishProgress()
         console.printReport(report, format: format, listLimit: listing.textLimit)
         return ExitStatus.of(report, detailedExitCode: detailedExitCode)
@@ -120,6 +190,7 @@ struct SyncCommand: RunnableCommand, Equatable {
 
 /// `docsync diff`: `sync --dry-run`.
 struct DiffCommand: RunnableCommand, Equatable {
+    static let stopsAtSafePoint = true
     static let spec = SyncCommand.diffSpec
     var sync: SyncCommand
 
@@ -134,6 +205,7 @@ struct DiffCommand: RunnableCommand, Equatable {
 
 /// `docsync push`: send pending documents without pulling (config optional).
 struct PushCommand: RunnableCommand, Equatable {
+    static let stopsAtSafePoint = true
     static let spec = CommandSpec(
         name: "push",
         summary: "Push every pending document in the store to Firestore, without pulling.",
@@ -152,7 +224,7 @@ struct PushCommand: RunnableCommand, Equatable {
             .flag("summary", help: "The same as --format summary: no per-document lines."),
             .value("wait", valueName: "seconds", help: "Wait this long for another sync or push holding the store.", defaultValue: "0"),
             .quiet, .verbose, .noColor,
-        ],
+        ] + OperationsOptions.specs,
         command: PushCommand.self
     )
 
@@ -164,6 +236,7 @@ struct PushCommand: RunnableCommand, Equatable {
     var format: ReportFormat
     var lockWait: Duration
     var output: OutputOptions
+    var operations: OperationsOptions
 
     init(parsing arguments: ParsedArguments) throws(UsageError) {
         configPath = arguments.givenValue("config")
@@ -180,9 +253,27 @@ struct PushCommand: RunnableCommand, Equatable {
         format = try ReportFormat(arguments)
         lockWait = try arguments.seconds("wait", default: 0)
         output = OutputOptions(arguments)
+        operations = OperationsOptions(arguments)
     }
 
     func run(in environment: Environment) async throws -> ExitStatus {
+        let log = operations.makeLog(environment)
+        var environment = environment
+        if let log { environment.stderr = log.sink }
+        do {
+            return try await RunObservation(command: "push", operations: operations, log: log).observe(environment) {
+                try await runOnce(in: environment, recorder: $0)
+            }
+        } catch is CancellationError {
+            throw CancellationError()
+        } catch where log != nil {
+            let userError = UserFacingError(error)
+            userError.write(to: environment.stderr)
+            return userError.status
+        }
+    }
+
+    func runOnce(in environment: Environment, recorder: RunRecorder) async throws -> ExitStatus {
         let setup: RunSetup
         if let configPath {
             setup = try RunSetup(configPath: configPath, storeOverride: storeOverride, environment: environment)
@@ -194,6 +285,7 @@ struct PushCommand: RunnableCommand, Equatable {
         try await StoreCheck.refuseIfDamaged(setup.store)
         let console = Console(environment: environment, output: output)
         let meter = TransferMeter()
+        recorder.record(nil, meter: meter)
         let firestore = try FirestoreClientBox(
             target: setup.config.target, project: project, database: database, policy: setup.config.policy,
             environment: environment, meter: meter, console: console, noTargetHint: FirestoreClientBox.pushNoTargetHint)
@@ -201,6 +293,7 @@ struct PushCommand: RunnableCommand, Equatable {
             store: setup.store, sources: setup.config.sources, policy: setup.config.policy, firestore: firestore.client,
             environment: environment.variables, progress: console.progressReporter(), meter: meter)
         let report = try await engine.push(collections: collections.isEmpty ? nil : collections, lockWait: lockWait)
+        recorder.record(report, meter: nil)
         console.finishProgress()
         console.printReport(report, format: format)
         return ExitStatus.of(report, detailedExitCode: false)
