@@ -18,7 +18,8 @@ import Firestore
 /// Under the `overwrite` policy (and for creates under every policy: docsync
 /// never pushed the document, so nobody can have edited it "since"), a failed
 /// precondition is resolved by reading the document (`batchGet` with a mask of
-/// docsync's fields), taking what Firestore holds as the base, recomputing the
+/// docsync's fields: every top-level field a stored document of the collection
+/// has, `DocumentStore.topLevelFieldNames(in:)`), taking what Firestore holds as the base, recomputing the
 /// update mask from it and writing again with the new `updateTime`. Fields
 /// outside docsync's are never read nor named, so they are kept. At most
 /// `maximumWriteAttempts` writes per document and push; a document still
@@ -92,17 +93,16 @@ extension Pusher {
     /// already holds as stored are confirmed without a write.
     /// - Throws: `CancellationError`.
     func reread(
-        _ documents: [StoredDocument], counts: inout PushCounts, failures: inout [RecordFailure],
-        runWide: inout RunWideFailure?, confirmations: inout [SyncConfirmation]
+        _ documents: [StoredDocument], ownedFields: inout [CollectionPath: Set<String>], counts: inout PushCounts,
+        failures: inout [RecordFailure], runWide: inout RunWideFailure?, confirmations: inout [SyncConfirmation]
     ) async throws -> PushRound {
         try Task.checkCancellation()
-        var names: Set<String> = []
-        var owned: [DocumentPath: Set<String>] = [:]
-        for document in documents {
-            let fields = Self.ownedFields(of: document)
-            owned[document.path] = fields
-            names.formUnion(fields)
+        var owned: [CollectionPath: Set<String>] = [:]
+        for document in documents where ownedFields[document.path.collection] == nil {
+            ownedFields[document.path.collection] = try await store.topLevelFieldNames(in: document.path.collection)
         }
+        for document in documents { owned[document.path.collection] = ownedFields[document.path.collection] }
+        let names = owned.values.reduce(into: Set<String>()) { $0.formUnion($1) }
         let mask = names.sorted(by: JSONWriter.utf8Precedes).map { FieldPath([$0]) }
         counts.rereads += documents.count
         let remote: [DocumentPath: FirestoreDocument]
@@ -118,8 +118,8 @@ extension Pusher {
         var round = PushRound(documents: [], writes: [])
         for document in documents {
             let found = remote[document.path]
-            // One mask serves the whole request: keep only this document's fields.
-            let base = found.map { $0.fields.filter { owned[document.path]?.contains($0.key) ?? false } }
+            // One mask serves the whole request: keep only this collection's fields.
+            let base = found.map { $0.fields.filter { owned[document.path.collection]?.contains($0.key) ?? false } }
             let write: FirestoreWrite
             if let data = document.data {
                 guard case .object(let current)? = try? JSONValue(parsing: data) else { continue }
@@ -144,18 +144,6 @@ extension Pusher {
             round.writes.append(write)
         }
         return round
-    }
-
-    /// The top-level fields docsync owns in a document: those of the stored
-    /// data and of what Firestore was last known to hold (a field removed
-    /// locally is still docsync's to remove remotely).
-    static func ownedFields(of document: StoredDocument) -> Set<String> {
-        var names: Set<String> = []
-        for text in [document.data, document.syncedData] {
-            guard let text, case .object(let object)? = try? JSONValue(parsing: text) else { continue }
-            names.formUnion(object.keys)
-        }
-        return names
     }
 
     /// Records a write that failed for a reason other than its precondition.

@@ -32,6 +32,8 @@ struct Pusher {
         let total = try await store.pendingCount(in: collection)
         var done = 0
         var after: DocumentPath?
+        // docsync's fields per collection, read once if a precondition fails.
+        var ownedFields: [CollectionPath: Set<String>] = [:]
         while true {
             try Task.checkCancellation()
             let page = try await store.pending(in: collection, after: after, limit: pageSize)
@@ -77,7 +79,7 @@ struct Pusher {
                 }
                 guard !conflicts.isEmpty else { break }
                 // Read what Firestore holds now and write again from there.
-                round = try await reread(conflicts, counts: &counts, failures: &failures,
+                round = try await reread(conflicts, ownedFields: &ownedFields, counts: &counts, failures: &failures,
                                          runWide: &runWide, confirmations: &confirmations)
                 if round.writes.isEmpty { break }
             }
