@@ -37,7 +37,7 @@ let package = Package(
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "DocSyncTests", dependencies: ["DocModel", "DocStore", "RESTSource", "Firestore", "DocSync", "SampleAPI", "TestSupport"],
                     exclude: ["Snapshots"]),
-        .testTarget(name: "DocSyncCLITests", dependencies: ["DocModel", "DocStore", "DocSyncCLI", "SampleAPI", "TestSupport"],
+        .testTarget(name: "DocSyncCLITests", dependencies: ["DocModel", "DocStore", "DocSyncCLI", "Firestore", "SampleAPI", "TestSupport"],
                     exclude: ["Snapshots"]),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "TestSupport"]),
         .testTarget(name: "ReliabilityTests", dependencies: ["DocModel", "DocStore", "HTTP", "RESTSource", "Firestore", "DocSync",
