@@ -1,8 +1,9 @@
 import DocModel
 import DocStore
-import DocSync
+@testable import DocSync
 import Firestore
 import Foundation
+import Synchronization
 import Testing
 import TestSupport
 
@@ -113,5 +114,81 @@ struct ConditionalPushTests {
         #expect(remote[changed] == nil)
         #expect(remote[gone] == nil)
         #expect(try await world.store.pendingCount(in: nil) == 0)
+    }
+}
+
+/// The precondition each pending document's write carries (no emulator needed).
+@Suite(.timeLimit(.minutes(1)))
+struct PushPreconditionTests {
+    static func row(data: String?, synced: String?, time: String?) throws -> StoredDocument {
+        StoredDocument(path: try DocumentPath("Items/a"), data: data, syncedData: synced, updateTime: time,
+                       createdAt: Date(), updatedAt: Date())
+    }
+
+    @Test func everyWriteNamesTheVersionItWasComputedFrom() throws {
+        let time = "2026-11-30T23:25:07.942475Z"
+        // Never confirmed: a create.
+        #expect(Pusher.precondition(for: try Self.row(data: #"{"n":1}"#, synced: nil, time: nil)) == .exists(false))
+        // Confirmed: the update time of the last confirmed push, for updates and deletes.
+        #expect(Pusher.precondition(for: try Self.row(data: #"{"n":2}"#, synced: #"{"n":1}"#, time: time)) == .updateTime(time))
+        #expect(Pusher.precondition(for: try Self.row(data: nil, synced: #"{"n":1}"#, time: time)) == .updateTime(time))
+        // Confirmed without a known time: the document must exist (deletes go unconditionally).
+        #expect(Pusher.precondition(for: try Self.row(data: #"{"n":2}"#, synced: #"{"n":1}"#, time: nil)) == .exists(true))
+        #expect(Pusher.precondition(for: try Self.row(data: nil, synced: #"{"n":1}"#, time: nil)) == .none)
+    }
+
+    @Test func onlyPreconditionStatusesAreResolvedByReading() {
+        for status in [FirestoreStatus.alreadyExists, .failedPrecondition, .notFound] {
+            #expect(Pusher.isPreconditionFailure(.server(status: status, message: "", document: "Items/a")))
+        }
+        #expect(!Pusher.isPreconditionFailure(.server(status: .invalidArgument, message: "", document: "Items/a")))
+        #expect(!Pusher.isPreconditionFailure(.server(status: .aborted, message: "", document: "Items/a")))
+    }
+}
+
+/// The rewrite after a failed precondition is bounded: against a Firestore whose
+/// document changes every time it is read, a push gives up after four writes.
+@Suite(.timeLimit(.minutes(1)))
+struct PushPreconditionBoundTests {
+    @Test func aDocumentThatChangesEveryTimeIsReportedAfterFourWrites() async throws {
+        let counts = RequestCounts()
+        let server = try LoopbackHTTPServer { request in
+            if request.path.hasSuffix(":batchWrite") {
+                let read = counts.withLock { $0.writes += 1; return $0.reads }
+                let body = #"{"writeResults":[{}],"status":[{"code":9,"message":"the stored version does not match (\#(read))"}]}"#
+                return HTTPResponseSpec(status: 200, headers: ["Content-Type": "application/json"], body: Array(body.utf8))
+            }
+            // batchGet: a newer version on every read.
+            let read = counts.withLock { $0.reads += 1; return $0.reads }
+            let body = #"[{"found":{"name":"projects/p/databases/(default)/documents/Items/a","fields":{"n":{"integerValue":"\#(100 + read)"}},"createTime":"2026-11-30T00:00:00Z","updateTime":"2026-11-30T00:00:0\#(read)Z"},"readTime":"2026-11-30T00:00:09Z"}]"#
+            return HTTPResponseSpec(status: 200, headers: ["Content-Type": "application/json"], body: Array(body.utf8))
+        }
+        defer { server.stop() }
+        let store = try DocumentStore(path: ":memory:")
+        let path = try DocumentPath("Items/a")
+        try await store.put(["n": 1], at: path)
+        try await store.confirm([SyncConfirmation(path: path, pushedData: #"{"n":1}"#, updateTime: "2026-11-29T00:00:00Z")])
+        try await store.put(["n": 2], at: path)
+        let client = FirestoreClient(database: FirestoreDatabase(projectID: "p"), endpoint: .emulator(host: server.baseURL),
+                                     credentials: .emulatorOwner, options: FirestoreClientOptions(rampUp: false))
+        let engine = SyncEngine(store: store, sources: [], policy: SyncPolicy(), firestore: client, environment: [:])
+        let report = try await engine.push(collections: nil)
+        let push = try #require(report.pushTotals)
+        #expect(push.failed == 1)
+        #expect(push.written == 0)
+        #expect(push.rereads == 3)
+        #expect(counts.withLock { $0.writes } == 4)
+        #expect(counts.withLock { $0.reads } == 3)
+        #expect(report.sources[0].failures.first?.message.contains("changed in Firestore each time docsync read it (4 writes)") == true)
+        #expect(try await store.get(path)?.isPending == true, "left pending for the next push")
+    }
+}
+
+/// Requests a stub Firestore answered, shared with its handler.
+final class RequestCounts: Sendable {
+    private let counts = Mutex((writes: 0, reads: 0))
+
+    func withLock<T>(_ body: (inout (writes: Int, reads: Int)) -> T) -> T {
+        counts.withLock { body(&$0) }
     }
 }
