@@ -49,30 +49,4 @@ public enum DocStoreError: Error, Equatable, Sendable, CustomStringConvertible {
             error.description
         }
     }
-
-    /// What the user can do about it, when there is something to say.
-    public var hint: String? {
-        switch self {
-        case .storeBusy:
-            "wait for the other docsync process to finish, then run the command again"
-        case .storeInUse:
-            "wait for it to finish, or pass --wait SECONDS to wait for it"
-        case .notAStore:
-            "pass --store with the path of a docsync store, or a new path to create one"
-        case .damagedStore:
-            "restore it from a backup, or move it aside and sync again into a new store (every document is then pushed again)"
-        case .storeNotFound:
-            "check the --store path, or create the store with 'docsync import'"
-        case .cannotOpen:
-            "check that the directory exists and is writable"
-        case .editedMigration(let name, _):
-            "restore migrations/\(name).sql as it was shipped and put the change in a new migration"
-        case .newerStore:
-            "use the docsync version that created this store, or a later one"
-        case .corruptDocument:
-            "re-import the document, or delete the row"
-        case .sqlite:
-            nil
-        }
-    }
 }

@@ -6,7 +6,9 @@ import Foundation
 /// JSON documents and what the remote is known to hold of them.
 ///
 /// An actor owning a single connection, so every call is serialised and the
-/// connection never crosses threads. Writes run in `BEGIN IMMEDIATE`
+/// connection is used by one thread at a time. Its jobs run on a serial queue
+/// of its own (`StoreExecutor`), so SQLite's blocking calls never hold a thread
+/// of Swift's cooperative pool. Writes run in `BEGIN IMMEDIATE`
 /// transactions; when another process holds the write lock longer than the
 /// busy timeout, they fail with `DocStoreError.storeBusy` and change nothing.
 ///
@@ -19,6 +21,9 @@ import Foundation
 public actor DocumentStore {
     /// The path the store was opened with (`:memory:` for an in-memory store).
     public let path: String
+    private nonisolated let executor = StoreExecutor(label: "docsync.store")
+    /// Runs the actor's jobs on `executor`.
+    public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
     let connection: Connection
     private let now: @Sendable () -> Date
     /// Compiled queries (see `compile(_:)` in DocumentStore+Query), valid while

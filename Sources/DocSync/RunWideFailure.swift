@@ -1,4 +1,5 @@
 import Firestore
+import HTTP
 import RESTSource
 
 /// A failure that concerns a whole source or a whole push rather than one
@@ -78,6 +79,12 @@ public struct RunWideFailure: Sendable, Equatable {
             }
         case let error as FirestoreError:
             return kind(ofPushError: error) ?? .other
+        case let error as HTTPError:
+            // Thrown as is by Swift sources that send through docsync's HTTP client.
+            switch error {
+            case .timedOut, .cannotFindHost, .cannotConnect, .connectionLost, .unavailable: return .unreachable
+            default: return .other
+            }
         default:
             return .other
         }

@@ -21,10 +21,12 @@ public struct SyncConfig: Sendable {
     }
 
     /// Reads a config file.
+    /// - Parameter swiftSources: the Swift sources its `"type": "swift"`
+    ///   entries may name (none by default).
     /// - Throws: `ConfigError` naming the path of the mistake (or the file when it is not JSON).
-    public static func load(path: String) throws(ConfigError) -> SyncConfig {
+    public static func load(path: String, swiftSources: SourceRegistry = SourceRegistry()) throws(ConfigError) -> SyncConfig {
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw ConfigError(path: "", message: "cannot read config file \(path); create one with `docsync init` or pass --config")
+            throw ConfigError(path: "", message: "cannot read config file \(path)")
         }
         let json: JSONValue
         do {
@@ -32,20 +34,22 @@ public struct SyncConfig: Sendable {
         } catch {
             throw ConfigError(path: "", message: "\(path) is not valid JSON: \(error)")
         }
-        var config = try decode(json)
+        var config = try decode(json, swiftSources: swiftSources)
         // File sources name paths relative to the config file, not to the working directory.
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
         for index in config.sources.indices {
-            if let file = config.sources[index].source.file, !file.path.hasPrefix("/") {
-                config.sources[index].source.file?.path = folder.appendingPathComponent(file.path).standardized.path
+            if let file = config.sources[index].restConfig?.file, !file.path.hasPrefix("/") {
+                config.sources[index].restConfig?.file?.path = folder.appendingPathComponent(file.path).standardized.path
             }
         }
         return config
     }
 
     /// Decodes a parsed config.
+    /// - Parameter swiftSources: the Swift sources its `"type": "swift"`
+    ///   entries may name (none by default).
     /// - Throws: `ConfigError` naming the path of the mistake.
-    public static func decode(_ json: JSONValue) throws(ConfigError) -> SyncConfig {
+    public static func decode(_ json: JSONValue, swiftSources: SourceRegistry = SourceRegistry()) throws(ConfigError) -> SyncConfig {
         let root = try ConfigReader(json, at: "").object()
         _ = root.optional("$schema")
         let storePath = try root.optionalString("store")
@@ -53,7 +57,7 @@ public struct SyncConfig: Sendable {
         let policy = try root.optional("sync").map { reader throws(ConfigError) in try decodePolicy(reader) } ?? SyncPolicy()
         var sources: [SourceDefinition] = []
         for element in try root.required("sources").array() {
-            sources.append(try decodeSource(element))
+            sources.append(try decodeSource(element, swiftSources: swiftSources))
         }
         var names = Set<String>()
         for (index, source) in sources.enumerated() where !names.insert(source.name).inserted {
@@ -63,9 +67,16 @@ public struct SyncConfig: Sendable {
         return SyncConfig(storePath: storePath, target: target, policy: policy, sources: sources)
     }
 
-    private static func decodeSource(_ reader: ConfigReader) throws(ConfigError) -> SourceDefinition {
+    private static func decodeSource(_ reader: ConfigReader, swiftSources: SourceRegistry) throws(ConfigError) -> SourceDefinition {
         guard case .object(var members) = reader.value else {
             throw reader.error("expected an object, found \(ConfigReader.describe(reader.value))")
+        }
+        if let type = members["type"] {
+            guard type == .string("swift") else {
+                throw ConfigError(path: reader.path(forKey: "type"), message: "unknown source type \(ConfigReader.describe(type)); "
+                                  + "expected \"swift\" (a source registered by the program), or no type for a REST or file source")
+            }
+            return try decodeSwiftSource(reader, swiftSources: swiftSources)
         }
         guard case .string(let collectionText)? = members.removeValue(forKey: "collection") else {
             throw ConfigError(path: reader.path(forKey: "collection"),
@@ -79,6 +90,24 @@ public struct SyncConfig: Sendable {
         }
         let source = try SourceConfig.decode(.object(members), at: reader.path)
         return SourceDefinition(name: source.name, collection: collection, source: source)
+    }
+
+    /// `{"type": "swift", "name": …, "collection": …, "options": …}`.
+    private static func decodeSwiftSource(_ reader: ConfigReader, swiftSources: SourceRegistry) throws(ConfigError) -> SourceDefinition {
+        let object = try reader.object()
+        _ = object.optional("type")
+        let name = try object.required("name").nonEmptyString()
+        let collectionText = try object.required("collection").nonEmptyString()
+        let collection: CollectionPath
+        do {
+            collection = try CollectionPath(collectionText)
+        } catch {
+            throw ConfigError(path: reader.path(forKey: "collection"), message: error.reason)
+        }
+        let options = object.optional("options")?.value
+        try object.finish()
+        let source = try swiftSources.makeSource(named: name, options: options, at: reader.path)
+        return SourceDefinition(name: name, collection: collection, records: source)
     }
 
     private static func decodePolicy(_ reader: ConfigReader) throws(ConfigError) -> SyncPolicy {

@@ -11,14 +11,13 @@ public enum SyncError: Error, Sendable, CustomStringConvertible {
         case .unknownSource(let name, let known):
             "no source named \"\(name)\" in the config; known sources: \(known.joined(separator: ", "))"
         case .noTarget:
-            "no Firestore target is configured; set \"target\" in the config, pass --project, or set FIRESTORE_EMULATOR_HOST"
+            "no Firestore target is configured"
         case .missingEnvironment(let missing):
             "the config needs environment variable\(missing.count == 1 ? "" : "s") "
                 + missing.map { "\($0.name) (at \($0.path))" }.joined(separator: ", ")
                 + " but \(missing.count == 1 ? "it is" : "they are") not set or empty; export \(missing.count == 1 ? "it" : "them") and run again. Nothing was requested"
         case .conflict(let path):
-            "\(path) changed in Firestore since docsync last pushed it, and the conflict policy is \"fail\"; "
-                + "look at the remote document, then run again with --conflicts overwrite or skip"
+            "\(path) changed in Firestore since docsync last pushed it, and the conflict policy is \"fail\""
         }
     }
 }

@@ -1,3 +1,4 @@
+import DocSync
 import Foundation
 
 /// The world a command runs in: output sinks, input, environment variables,
@@ -14,6 +15,19 @@ public struct Environment: Sendable {
     /// The directory relative paths are resolved against; nil = the process's own.
     public var currentDirectory: String?
     public var now: @Sendable () -> Date
+    /// What `docsync demo` runs in this process; nil (the `docsync` binary) means
+    /// it launches the `docsync-demo` executable. See `DemoRunner`.
+    public var demo: DemoRunner?
+    /// The Swift sources config files may name (`"type": "swift"`); the
+    /// `docsync` binary has none. A program of your own that runs the CLI
+    /// registers its sources here:
+    ///
+    /// ```swift
+    /// var environment = Environment.live
+    /// environment.swiftSources.register("orders") { options in OrdersSource(options) }
+    /// exit(await DocSyncCLI.run(CommandLine.arguments, environment: environment))
+    /// ```
+    public var swiftSources = SourceRegistry()
 
     public init(
         stdout: OutputSink,
@@ -21,7 +35,8 @@ public struct Environment: Sendable {
         stdin: ByteSource = .bytes([]),
         variables: [String: String] = [:],
         currentDirectory: String? = nil,
-        now: @escaping @Sendable () -> Date = { Date() }
+        now: @escaping @Sendable () -> Date = { Date() },
+        demo: DemoRunner? = nil
     ) {
         self.stdout = stdout
         self.stderr = stderr
@@ -29,6 +44,7 @@ public struct Environment: Sendable {
         self.variables = variables
         self.currentDirectory = currentDirectory
         self.now = now
+        self.demo = demo
     }
 
     /// The real process: its standard streams, environment and working directory.

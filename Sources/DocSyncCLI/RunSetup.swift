@@ -21,7 +21,7 @@ struct RunSetup {
                 message: "config file \(configPath) not found",
                 hint: "create one with 'docsync init --example perfume', or pass --config PATH", status: .failure)
         }
-        config = try Self.loadConfig(displayPath: configPath, resolvedPath: resolvedConfig)
+        config = try Self.loadConfig(displayPath: configPath, resolvedPath: resolvedConfig, swiftSources: environment.swiftSources)
         let storePath: String
         if let storeOverride {
             storePath = environment.resolve(storeOverride)
@@ -39,9 +39,9 @@ struct RunSetup {
 
     /// Reads a config file, with JSON syntax errors located by line and column.
     /// - Throws: `UserFacingError` (status 1) naming the file and the mistake.
-    static func loadConfig(displayPath: String, resolvedPath: String) throws -> SyncConfig {
+    static func loadConfig(displayPath: String, resolvedPath: String, swiftSources: SourceRegistry) throws -> SyncConfig {
         do {
-            return try SyncConfig.load(path: resolvedPath)
+            return try SyncConfig.load(path: resolvedPath, swiftSources: swiftSources)
         } catch {
             var message = "config \(displayPath): \(error)"
             if let bytes = FileManager.default.contents(atPath: resolvedPath), let located = TextPosition.describeJSONError(in: [UInt8](bytes)) {

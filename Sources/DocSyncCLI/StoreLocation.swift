@@ -46,7 +46,8 @@ struct StoreLocation: Sendable, Equatable {
             }
             return Resolved(path: environment.resolve("docsync.sqlite"), shownAs: "./docsync.sqlite")
         }
-        let config = try RunSetup.loadConfig(displayPath: configName, resolvedPath: resolvedConfig)
+        let config = try RunSetup.loadConfig(displayPath: configName, resolvedPath: resolvedConfig,
+                                              swiftSources: environment.swiftSources)
         guard let configured = config.storePath else {
             return Resolved(path: environment.resolve("docsync.sqlite"), shownAs: "./docsync.sqlite")
         }

@@ -8,12 +8,15 @@ import HTTP
 import Synchronization
 
 /// Starts and stops a local Firestore emulator (`gcloud emulators firestore start`)
-/// on a free loopback port; used by `docsync demo`, the benchmarks and the tests.
+/// on a free loopback port; used by `docsync-demo` and the tests, never by `docsync`.
 ///
 /// gcloud runs the emulator (a shell that starts java) in a process group of its
-/// own. `start()` registers an `atexit` handler that kills that group, and a
-/// watchdog shell kills it within seconds should this process die without
-/// running `atexit`, so no java process outlives docsync.
+/// own, watched by a launcher shell: once this process is gone, however it
+/// ended, the shell sends the group SIGTERM, SIGKILL 3 s later, and removes the
+/// emulator's work folder, so no java process outlives the process that started
+/// it. `stop()` does the same while this process runs, waiting with
+/// `Task.sleep`; the `atexit` handler that `start()` registers only sends
+/// SIGTERM and leaves the rest to the watchdog, so no exit path waits (STYLE R24).
 public enum FirestoreEmulatorProcess {
     /// The emulator could not be started or did not answer.
     public struct LaunchError: Error, CustomStringConvertible, Sendable {
@@ -51,16 +54,16 @@ public enum FirestoreEmulatorProcess {
         workDirectory.withLock { $0 = directory.path }
         let pidFile = directory.appendingPathComponent("pgid").path
         let logFile = directory.appendingPathComponent("emulator.log").path
-        // setsid detaches the launcher shell from the test process's group. gcloud
+        // setsid detaches the launcher shell from this process's group. gcloud
         // puts itself (and the java it starts) in a process group of its own, whose
         // id is gcloud's pid; the shell records both group ids, then waits as a
-        // watchdog and kills the groups once the test process is gone (for crashes
-        // that skip atexit).
+        // watchdog and, once this process is gone (by exit, atexit or crash), kills
+        // the groups and removes the work folder.
         let script = """
             "$DOCSYNC_GCLOUD" emulators firestore start --host-port="127.0.0.1:$DOCSYNC_PORT" > "$DOCSYNC_LOG" 2>&1 &
             echo "$$ $!" > "$DOCSYNC_PIDFILE"
             while kill -0 "$DOCSYNC_PARENT" 2>/dev/null; do sleep 1; done
-            kill -TERM -$! 2>/dev/null; sleep 3; kill -KILL -$! 2>/dev/null; kill -KILL -$$ 2>/dev/null
+            kill -TERM -$! 2>/dev/null; sleep 3; kill -KILL -$! 2>/dev/null; rm -rf "$DOCSYNC_WORKDIR"; kill -KILL -$$ 2>/dev/null
             """
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
@@ -71,6 +74,7 @@ public enum FirestoreEmulatorProcess {
         environment["DOCSYNC_PORT"] = String(port)
         environment["DOCSYNC_LOG"] = logFile
         environment["DOCSYNC_PARENT"] = String(getpid())
+        environment["DOCSYNC_WORKDIR"] = directory.path
         environment.removeValue(forKey: "FIRESTORE_EMULATOR_HOST")
         process.environment = environment
         process.standardInput = FileHandle.nullDevice
@@ -90,7 +94,7 @@ public enum FirestoreEmulatorProcess {
         guard groups.count == 2 else { throw FirestoreEmulatorProcess.LaunchError(description: "the emulator launcher did not start (no \(pidFile))") }
         let group = groups[1]
         processGroups.withLock { $0 = groups }
-        atexit { FirestoreEmulatorProcess.stop() }
+        atexit { FirestoreEmulatorProcess.terminate() }
 
         let host = "127.0.0.1:\(port)"
         let deadline = ContinuousClock.now + .seconds(90)
@@ -100,7 +104,7 @@ public enum FirestoreEmulatorProcess {
             try await Task.sleep(for: .milliseconds(250))
         }
         let log = (try? String(contentsOfFile: logFile, encoding: .utf8)) ?? ""
-        stop()
+        await stop()
         throw FirestoreEmulatorProcess.LaunchError(description: "the Firestore emulator did not answer on \(host) within 90 s; its log ends:\n\(log.suffix(2000))")
     }
 
@@ -135,8 +139,10 @@ public enum FirestoreEmulatorProcess {
         return response.status == 200 && String(decoding: response.body, as: UTF8.self).contains("Ok")
     }
 
-    /// Kills the emulator's process group: TERM, then KILL if it lingers.
-    public static func stop() {
+    /// Stops the emulator this process started, if any: SIGTERM to its process
+    /// group, then SIGKILL if it is still there after 3 s; then the watchdog shell
+    /// and the work folder go. Waits with `Task.sleep`, never blocking a thread.
+    public static func stop() async {
         let groups = processGroups.withLock { groups -> [pid_t] in
             defer { groups = [] }
             return groups
@@ -147,10 +153,22 @@ public enum FirestoreEmulatorProcess {
         var alive = true
         for _ in 0..<60 where alive {
             alive = kill(-gcloud, 0) == 0
-            if alive { usleep(50_000) }
+            if alive { try? await Task.sleep(for: .milliseconds(50)) }
         }
         if alive { kill(-gcloud, SIGKILL) }
         kill(-launcher, SIGKILL)
         if let directory = workDirectory.withLock({ $0 }) { try? FileManager.default.removeItem(atPath: directory) }
+    }
+
+    /// For `atexit`: asks the emulator to stop (SIGTERM to its process group) and
+    /// returns at once. The watchdog shell, which notices within a second that
+    /// this process is gone, sends SIGKILL if needed and removes the work folder.
+    static func terminate() {
+        let groups = processGroups.withLock { groups -> [pid_t] in
+            defer { groups = [] }
+            return groups
+        }
+        guard groups.count == 2 else { return }
+        kill(-groups[1], SIGTERM)
     }
 }

@@ -1,20 +1,17 @@
-import Foundation
+import Synchronization
 
-/// A value guarded by a lock, for the loopback server's shared state.
-///
-/// `Mutex` from Synchronization needs macOS 15 while the package targets
-/// macOS 14, so this wraps `NSLock`.
-public final class LoopbackLock<Value>: @unchecked Sendable {
-    // Safety: `value` is only read or written inside `lock`.
-    private let lock = NSLock()
-    private var value: Value
+/// A value behind a `Mutex`, in a class so closures and threads can share it
+/// (the loopback server's state, and tests' shared counters as `Locked`).
+public final class LoopbackLock<Value: Sendable>: Sendable {
+    private let mutex: Mutex<Value>
 
-    public init(_ value: Value) { self.value = value }
+    public init(_ value: Value) { mutex = Mutex(value) }
 
     /// Runs `body` with exclusive access to the value.
     public func withLock<T>(_ body: (inout Value) throws -> T) rethrows -> T {
-        lock.lock()
-        defer { lock.unlock() }
-        return try body(&value)
+        try mutex.withLock { try body(&$0) }
     }
+
+    /// A copy of the value.
+    public var value: Value { mutex.withLock { $0 } }
 }

@@ -23,7 +23,7 @@ public struct RESTSource: Sendable {
     public let config: SourceConfig
     let environment: [String: String]
     let transport: HTTPTransport
-    let initialCursor: String?
+    var initialCursor: String?
     /// Called for every HTTP attempt (URLs redacted), for `--verbose` output.
     public var requestLog: (@Sendable (RequestLogEntry) -> Void)?
     /// Events buffered ahead of the consumer.
@@ -99,6 +99,17 @@ public struct RESTSource: Sendable {
         case .bool(let flag): return flag ? "true" : "false"
         case .null, .array, .object: return nil
         }
+    }
+}
+
+extension RESTSource: RecordSource {
+    /// Starts the pull as the engine does: `context.cursor`, when there is
+    /// one, replaces the `initialCursor` given at creation.
+    /// - Throws: `SourceError.missingEnvironment` naming the variable (never a value).
+    public func pull(_ context: PullContext) throws(SourceError) -> AsyncThrowingStream<PullEvent, any Error> {
+        var source = self
+        if let cursor = context.cursor { source.initialCursor = cursor }
+        return try source.pull()
     }
 }
 

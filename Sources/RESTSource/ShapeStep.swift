@@ -20,6 +20,10 @@ public enum ShapeStep: Sendable {
     case split(SplitStep)
     /// Convert field types (numbers, booleans, timestamps).
     case convert(ConvertStep)
+    /// A step written in Swift, run in its place among the config's steps
+    /// (insert it into `SourceConfig.shape`); its errors fail the record and
+    /// name the field.
+    case transform(RecordTransform)
 }
 
 /// `set`: one field and its new value.

@@ -100,6 +100,12 @@ public struct Shaper: Sendable {
                 guard case .string(let text)? = document[path] else { continue }
                 document.set(.array(Self.split(text, step).map { .string($0) }), at: path)
             }
+        case .transform(let transform):
+            do {
+                try transform.apply(to: &document)
+            } catch {
+                throw Failure(field: error.field, message: error.message)
+            }
         case .convert(let step):
             for path in step.fields {
                 guard let value = document[path], !value.isNull else { continue }

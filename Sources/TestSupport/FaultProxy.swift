@@ -48,9 +48,13 @@ public final class FaultProxy: Sendable {
         public var delay: Duration
         /// Which requests may get a fault; all by default.
         public var applies: @Sendable (HTTPRequestRecord) -> Bool
+        /// The first this-many eligible requests always get a fault (which one is
+        /// still drawn), so a campaign with few requests is sure to see some.
+        public var firstFaulted: Int
 
         public init(rate: Double, faults: [Fault] = Fault.allCases, seed: UInt64 = 1, delay: Duration = .seconds(2),
-                    applies: @escaping @Sendable (HTTPRequestRecord) -> Bool = { _ in true }) {
+                    firstFaulted: Int = 0, applies: @escaping @Sendable (HTTPRequestRecord) -> Bool = { _ in true }) {
+            self.firstFaulted = firstFaulted
             self.rate = rate
             self.faults = faults
             self.seed = seed
@@ -84,6 +88,8 @@ public final class FaultProxy: Sendable {
         var plan: Plan
         var hold: (@Sendable (HTTPRequestRecord) -> Bool)?
         var seen: [UInt64: Int] = [:]
+        /// Requests the plan applied to so far.
+        var eligible = 0
         var arrivals = 0
         var inFlight = 0
         var statistics = Statistics()
@@ -153,7 +159,7 @@ public final class FaultProxy: Sendable {
 
     /// Replaces the plan (say, to turn faults off for the next run).
     public func setPlan(_ plan: Plan) {
-        state.withLock { $0.plan = plan }
+        state.withLock { $0.plan = plan; $0.eligible = 0 }
     }
 
     /// Holds every request matching `predicate` (before it is forwarded) until
@@ -194,9 +200,11 @@ public final class FaultProxy: Sendable {
         identity.add(request.body)
         let occurrence = state.seen[identity.value, default: 0]
         state.seen[identity.value] = occurrence + 1
+        state.eligible += 1
+        let forced = state.eligible <= plan.firstFaulted
         var random = SeededGenerator(seed: plan.seed ^ identity.value ^ (UInt64(occurrence) &* 0x9E37_79B9_7F4A_7C15))
         let draw = Double(random.next() >> 11) / Double(UInt64(1) << 53)
-        guard draw < plan.rate else { return nil }
+        guard forced || draw < plan.rate else { return nil }
         return plan.faults[Int(random.next() % UInt64(plan.faults.count))]
     }
 

@@ -15,9 +15,9 @@ import Synchronization
 /// emulator keeps projects apart, so suites can run in parallel on one emulator.
 ///
 /// gcloud runs the emulator (a shell that starts java) in a process group of its
-/// own. That group is killed when the test process exits (an `atexit` handler),
-/// and a watchdog shell kills it within seconds should the test process die
-/// without running `atexit`, so no java process outlives `swift test`.
+/// own. That group gets SIGTERM when the test process exits (an `atexit` handler
+/// that does not wait), and a watchdog shell kills it within seconds of the test
+/// process being gone, however it ended, so no java process outlives `swift test`.
 ///
 /// ```swift
 /// @Test(.enabled(if: FirestoreEmulator.isAvailable, "skipped: gcloud not found"))

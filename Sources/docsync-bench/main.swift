@@ -43,11 +43,11 @@ case "pull":
     }
 case "query":
     let values = Array(arguments.dropFirst())
-    guard values.count == 3, let runs = Int(values[1]), runs > 0 else {
-        FileHandle.standardError.write(Data("usage: docsync-bench query STORE RUNS CASES\n".utf8))
+    guard values.count == 3 || values.count == 4, let runs = Int(values[1]), runs > 0 else {
+        FileHandle.standardError.write(Data("usage: docsync-bench query STORE RUNS CASES [SQL_OUT]\n".utf8))
         exit(64)
     }
-    try await QueryBench.run(storePath: values[0], runs: runs, casesPath: values[2])
+    try await QueryBench.run(storePath: values[0], runs: runs, casesPath: values[2], compiledSQLPath: values.count == 4 ? values[3] : nil)
 case "confirm-all":
     let values = Array(arguments.dropFirst())
     guard values.count == 1 else {
@@ -56,6 +56,6 @@ case "confirm-all":
     }
     try await ConfirmAll.run(storePath: values[0])
 default:
-    FileHandle.standardError.write(Data("usage: docsync-bench [json | json-core | serve-api RECORDS LATENCY_MS | push STORE PROJECT | pull CONFIG | confirm-all STORE | query STORE RUNS CASES]\n".utf8))
+    FileHandle.standardError.write(Data("usage: docsync-bench [json | json-core | serve-api RECORDS LATENCY_MS | push STORE PROJECT | pull CONFIG | confirm-all STORE | query STORE RUNS CASES [SQL_OUT]]\n".utf8))
     exit(64)
 }

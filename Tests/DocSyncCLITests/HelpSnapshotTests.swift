@@ -17,6 +17,7 @@ import Testing
         ("docsync-verify-help", ["verify", "--help"]),
         ("docsync-status-help", ["status", "--help"]),
         ("docsync-init-help", ["init", "--help"]),
+        ("docsync-demo-help", ["demo", "--help"]),
     ])
     func helpMatchesSnapshot(name: String, arguments: [String]) async throws {
         let result = await runCLI(arguments)

@@ -6,32 +6,8 @@ import SampleAPI
 import Testing
 import TestSupport
 
-/// demo, init, status, completions and sync through the command line.
+/// init, status, completions and sync through the command line (demo: DocSyncDemoTests).
 @Suite(.timeLimit(.minutes(3))) struct OperatorCommandTests {
-    @Test func demoWithoutEmulatorOrGcloudPlansOnlySaysSoAndExitsZero() async throws {
-        let directory = try TemporaryDirectory()
-        let result = await runCLI(["demo", "--store", "demo.sqlite"], directory: directory, variables: ["PATH": "/nonexistent"])
-        #expect(result.status == .success, "\(result.stderr)")
-        #expect(result.stdout.contains("no emulator (FIRESTORE_EMULATOR_HOST is unset and gcloud is not on PATH): the push is planned only"))
-        #expect(result.stdout.contains("Plan: 150 to create, 0 to update, 0 to delete, 0 unchanged, 0 failed."))
-        #expect(result.stdout.contains("Plan: 0 to create, 3 to update, 1 to delete, 146 unchanged, 0 failed."))
-        #expect(result.stdout.contains("Nothing was pushed"))
-        let store = try DocumentStore(path: directory.path("demo.sqlite"), createIfMissing: false)
-        #expect(try await store.count(CollectionPath("Perfume")) == 149)
-    }
-
-    @Test(.tags(.integration), .enabled(if: FirestoreEmulator.isAvailable, "skipped: gcloud not found on PATH and FIRESTORE_EMULATOR_HOST unset"))
-    func demoWithAnEmulatorPushesOnlyTheChangesTheSecondTime() async throws {
-        let emulator = try await FirestoreEmulator.shared()
-        let directory = try TemporaryDirectory()
-        let result = await runCLI(["demo", "--store", "demo.sqlite"], directory: directory,
-                                  variables: ["FIRESTORE_EMULATOR_HOST": emulator.host])
-        #expect(result.status == .success, "\(result.stderr)")
-        #expect(result.stdout.contains("Pushed: 150 written, 0 deleted, 0 failed"))
-        #expect(result.stdout.contains("Pushed: 3 written, 1 deleted, 0 failed"))
-        #expect(result.stdout.contains("the second sent only the 4 changes in 1 request"))
-    }
-
     @Test(arguments: InitCommand.examples)
     func initWritesALoadableConfigAndCreatesTheStore(example: String) async throws {
         let directory = try TemporaryDirectory()

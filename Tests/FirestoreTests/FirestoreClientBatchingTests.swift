@@ -3,6 +3,7 @@ import DocModel
 import Foundation
 import HTTP
 import Testing
+import TestSupport
 
 /// Batching rules, with a closure transport standing in for Firestore.
 @Suite(.timeLimit(.minutes(3))) struct FirestoreClientBatchingTests {

@@ -71,10 +71,3 @@ func sameFields(_ a: [String: JSONValue], _ b: [String: JSONValue]) -> Bool {
     JSONValue.object(a).isCanonicallyEqual(to: .object(b))
 }
 
-/// A value behind a lock, shareable between tasks.
-final class Locked<Value: Sendable>: Sendable {
-    private let mutex: Mutex<Value>
-    init(_ value: Value) { mutex = Mutex(value) }
-    func withLock<R>(_ body: (inout Value) -> R) -> R { mutex.withLock { body(&$0) } }
-    var value: Value { mutex.withLock { $0 } }
-}

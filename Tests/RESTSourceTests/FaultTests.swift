@@ -100,7 +100,7 @@ import TestSupport
         #expect(failure.locator == "page 1, record 2")
         #expect(failure.message.contains("no answer from \(server.baseURL)/products/detail?preferedSku=2500001&productId=P500037"))
         // Order is still list order, with the failed record left out.
-        #expect(pulled.records.map(\.key) == api.perfumeProducts.compactMap { $0["productId"]?.stringValue }.filter { $0 != "P500037" })
+        #expect(pulled.records.map(\.key) == api.perfume.productIDs.filter { $0 != "P500037" })
     }
 
     @Test(arguments: ["fail", "drop"])

@@ -162,6 +162,34 @@ import TestSupport
         #expect(pulled.records.last?.document == ["id": "r2000", "n": 2000])
     }
 
+    @Test func ndjsonFileLinesShapedInParallelArriveInFileOrder() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("restsource-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("items.ndjson")
+        var text = ""
+        for index in 1...1499 { text += #"{"id": "r\#(index)", "b": {"z": 1, "a": [true, null]}}"# + "\n" }
+        text += "{not json\n"
+        for index in 1501...3000 { text += #"{"id": "r\#(index)"}"# + "\n" }
+        try text.write(to: file, atomically: true, encoding: .utf8)
+        let config = try SourceConfig.decode(try JSONValue(parsing: #"{"name": "file", "file": "\#(file.path)", "key": "id"}"#), at: "sources[1]")
+        var keys: [String] = []
+        var thrown: Error?
+        do {
+            for try await event in try RESTSource(config: config, environment: [:], transport: .unimplemented).pull() {
+                guard case .record(let record) = event else { continue }
+                keys.append(record.key)
+                // The worker threads wrote the canonical text of exactly this document.
+                #expect(record.canonical?.text == record.document.canonicalText)
+            }
+        } catch {
+            thrown = error
+        }
+        // Every record before the bad line, in file order; the pull stops there, naming the line.
+        #expect(keys == (1...1499).map { "r\($0)" })
+        #expect("\(thrown.map { "\($0)" } ?? "no error")".contains("line 1500 is not valid JSON"))
+    }
+
     @Test func ndjsonListBodiesAreReadLineByLine() async throws {
         let server = try PullHarness.server { _ in .text(#"{"id":"a"}"# + "\n" + #"{"id":"b"}"# + "\n") }
         defer { server.stop() }

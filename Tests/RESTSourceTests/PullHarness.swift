@@ -9,8 +9,8 @@ enum PullHarness {
         Bundle.module.resourceURL!.appendingPathComponent("Fixtures")
     }
 
-    static func sampleAPI(keys: SampleAPI.Keys = SampleAPI.Keys()) throws -> SampleAPI {
-        try SampleAPI(fixtures: fixtures, keys: keys)
+    static func sampleAPI(keys: SampleAPIs.Keys = SampleAPIs.Keys()) throws -> SampleAPIs {
+        try SampleAPIs(fixtures: fixtures, keys: keys)
     }
 
     /// A loopback server that records every request before `handler` answers it.

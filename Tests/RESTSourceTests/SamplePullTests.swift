@@ -16,7 +16,7 @@ import TestSupport
 
         #expect(pulled.failures.isEmpty)
         #expect(pulled.summary == PullSummary(pages: 3, records: 150, failed: 0, skipped: 0, detailCalls: 150))
-        #expect(pulled.records.map(\.key) == api.perfumeProducts.compactMap { $0["productId"]?.stringValue })
+        #expect(pulled.records.map(\.key) == api.perfume.productIDs)
         let requests = log.withLock { $0 }
         #expect(requests.filter { $0.pathWithoutQuery == "/products/list" }.map { $0.query["currentPage"] } == ["1", "2", "3"])
         #expect(requests.filter { $0.pathWithoutQuery == "/products/detail" }.count == 150)

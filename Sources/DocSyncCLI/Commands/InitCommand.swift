@@ -53,7 +53,7 @@ struct InitCommand: RunnableCommand, Equatable {
         let storePath = URL(fileURLWithPath: path).deletingLastPathComponent().appendingPathComponent(config.storePath ?? "docsync.sqlite").path
         let storeExisted = FileManager.default.fileExists(atPath: storePath)
         _ = try DocumentStore(path: storePath)
-        let variables = Set(config.sources.flatMap { $0.source.requiredEnvironment.map(\.name) }).sorted()
+        let variables = Set(config.sources.flatMap { ($0.restConfig?.requiredEnvironment ?? []).map(\.name) }).sorted()
         environment.stdout.writeLine("wrote \(configPath) (example: \(example)) and "
                                      + (storeExisted ? "kept the existing store \(storePath)" : "created the store \(storePath)"))
         environment.stdout.writeLine("next:")

@@ -9,6 +9,8 @@ public struct RecordError: Error, Sendable, Equatable, CustomStringConvertible {
     /// What went wrong.
     public var message: String
 
+    /// A failed record; give `key` when it is known, so its stored document
+    /// is kept and deletes can still be planned.
     public init(key: String?, locator: String, field: String? = nil, message: String) {
         self.key = key
         self.locator = locator
@@ -16,6 +18,7 @@ public struct RecordError: Error, Sendable, Equatable, CustomStringConvertible {
         self.message = message
     }
 
+    /// `record KEY (locator), field F: message`.
     public var description: String {
         var text = key.map { "record \($0) (\(locator))" } ?? locator
         if let field { text += ", field \(field)" }

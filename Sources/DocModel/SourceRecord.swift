@@ -14,6 +14,8 @@ public struct SourceRecord: Sendable {
     /// instead of writing the text again. Must describe `document`.
     public var canonical: CanonicalDocument?
 
+    /// A record to store under `key`, a valid Firestore document id; `document`
+    /// must be a JSON object (anything else fails the record).
     public init(key: String, document: JSONValue, listFingerprint: String? = nil, canonical: CanonicalDocument? = nil) {
         self.key = key
         self.document = document

@@ -1,10 +1,13 @@
 import DocModel
 import Foundation
+import SampleAPI
 
 /// Serves the four sample API shapes (perfume shop, recipe database, image
-/// search, coin ticker) from a fixtures directory laid out like
-/// `/work/shared/samples`: `perfume/products/list/page-N.json`,
-/// `perfume/products/detail/ID.json`, `recipe/rows.json`,
+/// search, coin ticker). The perfume shop is the one `PerfumeSampleAPI` (the
+/// SampleAPI target, which `docsync-demo` serves too) behind a RapidAPI key
+/// check; the others, and the perfume results tests expect, come from a
+/// fixtures directory laid out like `/work/shared/samples`:
+/// `perfume/expected/ID.json`, `recipe/rows.json`,
 /// `image-search/documents.json`, `ticker/ALL_KRW.json`, `ticker/error.json`.
 ///
 /// Answers the way the real APIs do, including their faults: the recipe API's
@@ -12,10 +15,10 @@ import Foundation
 /// `Authorization: KakaoAK <key>`. Paging honours any page size.
 ///
 /// ```swift
-/// let api = try SampleAPI(fixtures: fixturesURL, keys: .init(food: "k1"))
+/// let api = try SampleAPIs(fixtures: fixturesURL, keys: .init(food: "k1"))
 /// let server = try LoopbackHTTPServer { request in api.handle(request) }
 /// ```
-public struct SampleAPI: Sendable {
+public struct SampleAPIs: Sendable {
     /// Secrets the endpoints expect; nil means "any value, or none".
     public struct Keys: Sendable {
         public var rapidAPI: String?
@@ -28,10 +31,8 @@ public struct SampleAPI: Sendable {
         }
     }
 
-    /// All perfume list rows, in page order.
-    public let perfumeProducts: [JSONValue]
-    /// Perfume detail bodies by product id.
-    public let perfumeDetails: [String: [UInt8]]
+    /// The perfume shop (150 products on three list pages, one detail call each).
+    public let perfume: PerfumeSampleAPI
     /// Expected sections by product id (`perfume/expected/ID.json`).
     public let perfumeExpected: [String: JSONValue]
     public let recipeRows: [JSONValue]
@@ -47,20 +48,7 @@ public struct SampleAPI: Sendable {
         func parse(_ path: String) throws -> JSONValue { try JSONValue(parsing: try read(path)) }
         let fileManager = FileManager.default
 
-        var products: [JSONValue] = []
-        var page = 1
-        while fileManager.fileExists(atPath: fixtures.appendingPathComponent("perfume/products/list/page-\(page).json").path) {
-            products += try parse("perfume/products/list/page-\(page).json")["products"]?.arrayValue ?? []
-            page += 1
-        }
-        perfumeProducts = products
-
-        var details: [String: [UInt8]] = [:]
-        let detailDirectory = fixtures.appendingPathComponent("perfume/products/detail")
-        for name in (try? fileManager.contentsOfDirectory(atPath: detailDirectory.path)) ?? [] where name.hasSuffix(".json") {
-            details[String(name.dropLast(5))] = try read("perfume/products/detail/\(name)")
-        }
-        perfumeDetails = details
+        perfume = PerfumeSampleAPI()
 
         var expected: [String: JSONValue] = [:]
         let expectedDirectory = fixtures.appendingPathComponent("perfume/expected")
@@ -80,8 +68,7 @@ public struct SampleAPI: Sendable {
     public func handle(_ request: HTTPRequestRecord) -> HTTPResponseSpec {
         let path = request.pathWithoutQuery
         let query = request.query
-        if path == "/products/list" { return perfumeList(request, query) }
-        if path == "/products/detail" { return perfumeDetail(request, query) }
+        if path == "/products/list" || path == "/products/detail" { return perfumeShop(request) }
         if path.hasPrefix("/api/") { return recipes(path) }
         if path == "/v2/search/image" { return images(request, query) }
         if path == "/public/ticker/ALL_KRW" { return HTTPResponseSpec(status: 200, headers: ["Content-Type": "application/json"], body: tickerBody) }
@@ -96,28 +83,10 @@ public struct SampleAPI: Sendable {
         return nil
     }
 
-    private func perfumeList(_ request: HTTPRequestRecord, _ query: [String: String]) -> HTTPResponseSpec {
+    private func perfumeShop(_ request: HTTPRequestRecord) -> HTTPResponseSpec {
         if let rejection = rapidAPIRejection(request) { return rejection }
-        let size = Int(query["pageSize"] ?? "") ?? 60
-        let page = Int(query["currentPage"] ?? "") ?? 1
-        guard size > 0, page > 0 else { return .json(#"{"message":"bad paging"}"#, status: 400) }
-        let start = min((page - 1) * size, perfumeProducts.count)
-        let end = min(start + size, perfumeProducts.count)
-        let body: JSONValue = [
-            "products": .array(Array(perfumeProducts[start..<end])),
-            "totalProducts": .int(Int64(perfumeProducts.count)),
-            "pageSize": .int(Int64(size)),
-            "currentPage": .int(Int64(page)),
-        ]
-        return .json(body.canonicalText)
-    }
-
-    private func perfumeDetail(_ request: HTTPRequestRecord, _ query: [String: String]) -> HTTPResponseSpec {
-        if let rejection = rapidAPIRejection(request) { return rejection }
-        guard let id = query["productId"], let body = perfumeDetails[id] else {
-            return .json(#"{"message":"product not found"}"#, status: 404)
-        }
-        return HTTPResponseSpec(status: 200, headers: ["Content-Type": "application/json"], body: body)
+        let (status, body) = perfume.respond(method: request.method, target: request.path)
+        return .json(body, status: status)
     }
 
     /// `/api/{key}/COOKRCP01/json/{start}/{end}[/RCP_PARTS_DTLS=…]`
