@@ -46,7 +46,7 @@ let package = Package(
         .testTarget(name: "DocSyncTests", dependencies: ["DocModel", "DocStore", "RESTSource", "Firestore", "DocSync", "SampleAPI", "TestSupport"],
                     exclude: ["Snapshots"]),
         .testTarget(name: "DocSyncKitTests", dependencies: ["DocModel", "DocStore", "HTTP", "RESTSource", "Firestore", "DocSync", "TestSupport"]),
-        .testTarget(name: "DocSyncCLITests", dependencies: ["DocModel", "DocStore", "DocSync", "DocSyncCLI", "SampleAPI", "TestSupport"],
+        .testTarget(name: "DocSyncCLITests", dependencies: ["DocModel", "DocStore", "DocSync", "DocSyncCLI", "Firestore", "SampleAPI", "TestSupport"],
                     exclude: ["Snapshots"]),
         .testTarget(name: "DocSyncDemoTests", dependencies: ["DocModel", "DocStore", "DocSyncCLI", "DocSyncDemo", "TestSupport"]),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "TestSupport"]),

@@ -37,6 +37,7 @@ public struct JSONReportRenderer: Sendable {
         [
             "written": .int(Int64(push.written)), "deleted": .int(Int64(push.deleted)),
             "failed": .int(Int64(push.failed)), "conflicts": .int(Int64(push.conflicts)),
+            "rereads": .int(Int64(push.rereads)), "alreadyExisting": .int(Int64(push.alreadyExisting)),
             "requests": .int(Int64(push.requests)), "bytesSent": .int(Int64(push.bytesSent)),
         ]
     }

@@ -9,6 +9,9 @@ import Firestore
 /// Firestore confirmed are recorded (`synced_data` set in one local transaction per
 /// page), so a crash at any point leaves the rest pending for the next run, and
 /// re-sending a write whose result was lost changes nothing.
+///
+/// Every write is conditional (see `Pusher+Conditions.swift`): a late write from
+/// an earlier, killed process can never overwrite a newer one.
 struct Pusher {
     let store: DocumentStore
     let client: FirestoreClient
@@ -29,19 +32,21 @@ struct Pusher {
         let total = try await store.pendingCount(in: collection)
         var done = 0
         var after: DocumentPath?
+        // docsync's fields per collection, read once if a precondition fails.
+        var ownedFields: [CollectionPath: Set<String>] = [:]
         while true {
             try Task.checkCancellation()
             let page = try await store.pending(in: collection, after: after, limit: pageSize)
             guard let last = page.last else { break }
             after = last.path
             var writes: [FirestoreWrite] = []
-            var pushed: [String?] = []
+            var sent: [StoredDocument] = []
             var confirmations: [SyncConfirmation] = []
             for document in page {
                 switch write(for: document) {
                 case .send(let write):
                     writes.append(write)
-                    pushed.append(document.data)
+                    sent.append(document)
                 case .nothingToSend:
                     // Nothing to send (the texts differ only in ways Firestore cannot see).
                     confirmations.append(SyncConfirmation(path: document.path, pushedData: document.data, updateTime: document.updateTime))
@@ -50,36 +55,33 @@ struct Pusher {
                     failures.append(failure)
                 }
             }
-            let results = await client.write(writes)
-            for (index, result) in results.enumerated() {
-                let write = writes[index]
-                switch result.outcome {
-                case .success(let updateTime):
-                    confirmations.append(SyncConfirmation(path: write.path, pushedData: pushed[index], updateTime: updateTime))
-                    if case .delete = write.operation { counts.deleted += 1 } else { counts.written += 1 }
-                case .failure(let error):
-                    if error.status == .failedPrecondition && policy.conflicts != .overwrite {
-                        counts.conflicts += 1
-                        failures.append(RecordFailure(
-                            phase: .push, key: write.path.id,
-                            message: "the remote document changed since docsync last pushed it; left pending (conflict policy \(policy.conflicts.rawValue))"))
-                        if policy.conflicts == .fail {
-                            try await store.confirm(confirmations)
-                            throw SyncError.conflict(path: write.path.description)
+            var round = PushRound(documents: sent, writes: writes)
+            for attempt in 1...Self.maximumWriteAttempts {
+                let results = await client.write(round.writes)
+                var conflicts: [StoredDocument] = []
+                for (index, result) in results.enumerated() {
+                    let write = round.writes[index]
+                    let document = round.documents[index]
+                    switch result.outcome {
+                    case .success(let updateTime):
+                        confirmations.append(SyncConfirmation(path: write.path, pushedData: document.data, updateTime: updateTime))
+                        if case .delete = write.operation { counts.deleted += 1 } else { counts.written += 1 }
+                    case .failure(let error) where Self.isPreconditionFailure(error):
+                        if let resolved = try await handlePreconditionFailure(
+                            error, of: write, document: document, attempt: attempt,
+                            counts: &counts, failures: &failures, confirmations: confirmations)
+                        {
+                            conflicts.append(resolved)
                         }
-                    } else if let kind = RunWideFailure.kind(ofPushError: error) {
-                        // The same cause for every write: said once in people's reports.
-                        counts.failed += 1
-                        failures.append(RecordFailure(phase: .push, key: write.path.id, message: error.description, isRunWide: true))
-                        if runWide == nil {
-                            runWide = RunWideFailure(kind: kind, phase: .push, message: RunWideFailure.messageWithoutDocument(error))
-                        }
-                        runWide?.affected += 1
-                    } else {
-                        counts.failed += 1
-                        failures.append(RecordFailure(phase: .push, key: write.path.id, message: error.description))
+                    case .failure(let error):
+                        record(error, of: write, counts: &counts, failures: &failures, runWide: &runWide)
                     }
                 }
+                guard !conflicts.isEmpty else { break }
+                // Read what Firestore holds now and write again from there.
+                round = try await reread(conflicts, ownedFields: &ownedFields, counts: &counts, failures: &failures,
+                                         runWide: &runWide, confirmations: &confirmations)
+                if round.writes.isEmpty { break }
             }
             try await store.confirm(confirmations)
             done += page.count
@@ -101,12 +103,7 @@ struct Pusher {
 
     /// The write that brings the remote document from `syncedData` to `data`.
     func write(for document: StoredDocument) -> PreparedWrite {
-        let precondition: FirestoreWrite.Precondition =
-            if policy.conflicts != .overwrite, document.syncedData != nil, let time = document.updateTime {
-                .updateTime(time)
-            } else {
-                .none
-            }
+        let precondition = Self.precondition(for: document)
         guard let data = document.data else {
             return .send(FirestoreWrite(path: document.path, operation: .delete, precondition: precondition))
         }

@@ -78,6 +78,13 @@ public struct PushCounts: Sendable, Equatable {
     public var failed = 0
     /// Writes skipped because the remote document changed since our last push.
     public var conflicts = 0
+    /// Documents read back after a write failed its precondition (each one
+    /// Firestore read), to write again from what Firestore holds.
+    public var rereads = 0
+    /// Of those, documents docsync was creating that already existed in
+    /// Firestore (a first sync into a filled collection, or a write of a killed
+    /// run that landed): updated from what they held.
+    public var alreadyExisting = 0
     /// HTTP requests and request body bytes sent to Firestore.
     public var requests = 0
     public var bytesSent = 0
@@ -89,6 +96,8 @@ public struct PushCounts: Sendable, Equatable {
         deleted += other.deleted
         failed += other.failed
         conflicts += other.conflicts
+        rereads += other.rereads
+        alreadyExisting += other.alreadyExisting
         requests += other.requests
         bytesSent += other.bytesSent
     }

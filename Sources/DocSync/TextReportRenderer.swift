@@ -120,6 +120,10 @@ public struct TextReportRenderer: Sendable {
     static func describe(_ push: PushCounts) -> String {
         var text = "\(push.written) written, \(push.deleted) deleted, \(push.failed) failed"
         if push.conflicts > 0 { text += ", \(push.conflicts) conflicts" }
+        if push.rereads > 0 {
+            text += ", \(push.rereads) read again after a failed precondition"
+            if push.alreadyExisting > 0 { text += " (\(push.alreadyExisting) already in Firestore)" }
+        }
         text += " (\(push.requests) \(push.requests == 1 ? "request" : "requests"), \(push.bytesSent) bytes)"
         return text
     }

@@ -9,6 +9,7 @@ enum RootCommand {
             SyncCommand.spec,
             SyncCommand.diffSpec,
             PushCommand.spec,
+            VerifyCommand.spec,
             GetCommand.spec,
             ImportCommand.spec,
             ExportCommand.spec,

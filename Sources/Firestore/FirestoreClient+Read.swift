@@ -14,15 +14,21 @@ extension FirestoreClient {
     }
 
     /// Reads many documents with `batchGet`; missing documents are absent from the result.
+    ///
+    /// With a `mask`, Firestore returns only those top-level fields of each
+    /// document (its name and times always); an empty mask returns no fields.
+    /// One request per 300 documents; each document counts as one Firestore read.
     /// - Throws: `FirestoreError` when a request fails.
-    public func batchGet(_ paths: [DocumentPath]) async throws(FirestoreError) -> [DocumentPath: FirestoreDocument] {
+    public func batchGet(_ paths: [DocumentPath], mask: [FieldPath]? = nil) async throws(FirestoreError) -> [DocumentPath: FirestoreDocument] {
         var found: [DocumentPath: FirestoreDocument] = [:]
         let unique = Array(Set(paths))
         var start = 0
         while start < unique.count {
             let chunk = unique[start..<min(start + 300, unique.count)]
             start += chunk.count
-            let body: JSONValue = ["documents": .array(chunk.map { .string(database.name(of: $0)) })]
+            var request: [String: JSONValue] = ["documents": .array(chunk.map { .string(database.name(of: $0)) })]
+            if let mask { request["mask"] = Self.maskValue(mask) }
+            let body = JSONValue.object(request)
             let response: [UInt8]
             switch await sendWithRetries("POST", documentsURL + ":batchGet", body: body.canonicalBytes) {
             case .success(let bytes): response = bytes
@@ -44,9 +50,30 @@ extension FirestoreClient {
     /// - Throws: `FirestoreError` when a page cannot be read.
     public func list(_ collection: CollectionPath, pageSize: Int = 300) async throws(FirestoreError) -> [FirestoreDocument] {
         var documents: [FirestoreDocument] = []
+        try await list(collection, pageSize: pageSize, mask: nil) { page in documents.append(contentsOf: page) }
+        return documents
+    }
+
+    /// Lists a collection a page at a time, handing each page to `body`, so
+    /// memory holds one page whatever the collection size.
+    ///
+    /// With a `mask`, only those top-level fields are returned (an empty mask:
+    /// names and times only). Each document listed counts as one Firestore read
+    /// (an empty page as one); Firestore may return fewer than `pageSize`.
+    /// - Throws: `FirestoreError` when a page cannot be read, or what `body` throws.
+    public func list(
+        _ collection: CollectionPath, pageSize: Int = 300, mask: [FieldPath]?,
+        _ body: ([FirestoreDocument]) async throws(FirestoreError) -> Void
+    ) async throws(FirestoreError) {
         var pageToken: String?
-        let base = url(ofSegments: collection.segments) + "?pageSize=\(max(1, pageSize))"
+        var base = url(ofSegments: collection.segments) + "?pageSize=\(max(1, pageSize))"
+        if let mask {
+            // An empty mask would return every field: name `__name__` instead.
+            let texts = mask.isEmpty ? ["__name__"] : mask.map(\.description)
+            for text in texts { base += "&mask.fieldPaths=" + Self.percentEncoded(text) }
+        }
         repeat {
+            var documents: [FirestoreDocument] = []
             let pageURL = base + (pageToken.map { "&pageToken=" + Self.percentEncoded($0) } ?? "")
             let response: [UInt8]
             switch await sendWithRetries("GET", pageURL) {
@@ -59,8 +86,15 @@ extension FirestoreClient {
             }
             pageToken = page["nextPageToken"]?.stringValue
             if pageToken?.isEmpty == true { pageToken = nil }
+            try await body(documents)
         } while pageToken != nil
-        return documents
+    }
+
+    /// A `DocumentMask` (`{"fieldPaths":[…]}`); an empty one names `__name__`
+    /// so that no field is returned.
+    static func maskValue(_ mask: [FieldPath]) -> JSONValue {
+        let texts = mask.isEmpty ? ["__name__"] : mask.map(\.description)
+        return ["fieldPaths": .array(texts.map(JSONValue.string))]
     }
 
     /// Runs a raw `StructuredQuery` (JSON, as the REST API spells it) under the

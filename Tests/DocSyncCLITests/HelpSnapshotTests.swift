@@ -14,6 +14,7 @@ import Testing
         ("docsync-sync-help", ["sync", "--help"]),
         ("docsync-diff-help", ["diff", "--help"]),
         ("docsync-push-help", ["push", "--help"]),
+        ("docsync-verify-help", ["verify", "--help"]),
         ("docsync-status-help", ["status", "--help"]),
         ("docsync-init-help", ["init", "--help"]),
         ("docsync-demo-help", ["demo", "--help"]),
