@@ -449,7 +449,7 @@ struct QueryCompiler {
         case .string(let id):
             return id
         case .object(let members) where QueryValueType(of: value) == .reference:
-            let text = members["$reference"]?.stringValue ?? ""
+            let text = members[ExtendedValue.reference]?.stringValue ?? ""
             guard let path = try? DocumentPath(text), path.collection == collection else {
                 throw .unsupported("__name__ is compared with ids of \(collection); \(text) is not a document of it")
             }

@@ -295,14 +295,14 @@ public struct QueryExpressionParser {
             return text
         }
         switch name.lowercased() {
-        case "timestamp": return ["$timestamp": .string(try text())]
-        case "bytes": return ["$bytes": .string(try text())]
-        case "ref", "reference": return ["$reference": .string(try text())]
+        case "timestamp": return [ExtendedValue.timestamp: .string(try text())]
+        case "bytes": return [ExtendedValue.bytes: .string(try text())]
+        case "ref", "reference": return [ExtendedValue.reference: .string(try text())]
         case "geopoint":
             guard arguments.count == 2, let latitude = arguments[0].0.numberValue, let longitude = arguments[1].0.numberValue else {
                 throw .syntax(column: arguments.first?.1 ?? token.column, message: "geopoint(…) takes two numbers: latitude, longitude")
             }
-            return ["$geopoint": ["latitude": .double(latitude), "longitude": .double(longitude)]]
+            return [ExtendedValue.geopoint: ["latitude": .double(latitude), "longitude": .double(longitude)]]
         default:
             throw .syntax(column: token.column, message: "unknown value type \(name)(…); known: timestamp, bytes, ref, geopoint")
         }

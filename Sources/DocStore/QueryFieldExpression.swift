@@ -71,12 +71,12 @@ struct QueryFieldExpression {
     private var objectRankSQL: String {
         """
         CASE WHEN substr(\(rawSQL), 1, 3) <> '{"$' THEN 10 \
-        WHEN \(isExtended("$double", "text")) THEN CASE json_extract(data, \(member("$double"))) \
+        WHEN \(isExtended(ExtendedValue.double, "text")) THEN CASE json_extract(data, \(member(ExtendedValue.double))) \
         WHEN 'NaN' THEN 2 WHEN 'Infinity' THEN 3 WHEN '-Infinity' THEN 3 ELSE 10 END \
-        WHEN \(isExtended("$timestamp", "text")) THEN 4 \
-        WHEN \(isExtended("$bytes", "text")) THEN 6 \
-        WHEN \(isExtended("$reference", "text")) THEN 7 \
-        WHEN \(isExtended("$geopoint", "object")) THEN 8 \
+        WHEN \(isExtended(ExtendedValue.timestamp, "text")) THEN 4 \
+        WHEN \(isExtended(ExtendedValue.bytes, "text")) THEN 6 \
+        WHEN \(isExtended(ExtendedValue.reference, "text")) THEN 7 \
+        WHEN \(isExtended(ExtendedValue.geopoint, "object")) THEN 8 \
         ELSE 10 END
         """
     }
@@ -92,14 +92,14 @@ struct QueryFieldExpression {
 
     /// Mirrors `QueryOrderKey.normalizedTimestamp`.
     private var timestampSQL: String {
-        let text = "json_extract(data, \(member("$timestamp")))"
+        let text = "json_extract(data, \(member(ExtendedValue.timestamp)))"
         return "substr(\(text), 1, 19) || substr(CASE WHEN substr(\(text), 20, 1) = '.' "
             + "THEN rtrim(substr(\(text), 21), 'Z') ELSE '' END || '000000000', 1, 9)"
     }
 
     /// Mirrors `QueryOrderKey.sortableBase64`.
     private var bytesSQL: String {
-        var sql = "rtrim(json_extract(data, \(member("$bytes"))), '=')"
+        var sql = "rtrim(json_extract(data, \(member(ExtendedValue.bytes))), '=')"
         for (character, scalar) in QueryOrderKey.base64Replacements {
             sql = "replace(\(sql), '\(character)', char(\(scalar)))"
         }
@@ -108,7 +108,7 @@ struct QueryFieldExpression {
 
     /// Mirrors `QueryOrderKey.sortableReference`.
     private var referenceSQL: String {
-        "replace(json_extract(data, \(member("$reference"))), '/', char(1))"
+        "replace(json_extract(data, \(member(ExtendedValue.reference))), '/', char(1))"
     }
 
     /// The scalar order form, NULL for null, NaN, geopoints, arrays and maps.
@@ -117,11 +117,11 @@ struct QueryFieldExpression {
         (CASE \(typeSQL) WHEN 'true' THEN 1 WHEN 'false' THEN 0 \
         WHEN 'integer' THEN \(rawSQL) WHEN 'real' THEN \(rawSQL) WHEN 'text' THEN \(rawSQL) \
         WHEN 'object' THEN (CASE WHEN substr(\(rawSQL), 1, 3) <> '{"$' THEN NULL \
-        WHEN \(isExtended("$double", "text")) THEN CASE json_extract(data, \(member("$double"))) \
+        WHEN \(isExtended(ExtendedValue.double, "text")) THEN CASE json_extract(data, \(member(ExtendedValue.double))) \
         WHEN 'Infinity' THEN 9e999 WHEN '-Infinity' THEN -9e999 END \
-        WHEN \(isExtended("$timestamp", "text")) THEN \(timestampSQL) \
-        WHEN \(isExtended("$bytes", "text")) THEN \(bytesSQL) \
-        WHEN \(isExtended("$reference", "text")) THEN \(referenceSQL) \
+        WHEN \(isExtended(ExtendedValue.timestamp, "text")) THEN \(timestampSQL) \
+        WHEN \(isExtended(ExtendedValue.bytes, "text")) THEN \(bytesSQL) \
+        WHEN \(isExtended(ExtendedValue.reference, "text")) THEN \(referenceSQL) \
         END) END)
         """
     }

@@ -138,19 +138,19 @@ enum QueryOrderKey {
         case .object(let members):
             switch QueryValueType(of: value) {
             case .nan, .number:
-                let text = members["$double"]?.stringValue ?? ""
+                let text = members[ExtendedValue.double]?.stringValue ?? ""
                 appendNumber(double: text == "NaN" ? .nan : (text.hasPrefix("-") ? -.infinity : .infinity), to: &key)
             case .timestamp:
                 key.append(Tag.timestamp)
-                appendText(normalizedTimestamp(members["$timestamp"]?.stringValue ?? ""), to: &key)
+                appendText(normalizedTimestamp(members[ExtendedValue.timestamp]?.stringValue ?? ""), to: &key)
             case .bytes:
                 key.append(Tag.bytes)
-                appendText(sortableBase64(members["$bytes"]?.stringValue ?? ""), to: &key)
+                appendText(sortableBase64(members[ExtendedValue.bytes]?.stringValue ?? ""), to: &key)
             case .reference:
                 key.append(Tag.reference)
-                appendText(sortableReference(members["$reference"]?.stringValue ?? ""), to: &key)
+                appendText(sortableReference(members[ExtendedValue.reference]?.stringValue ?? ""), to: &key)
             case .geoPoint:
-                let point = members["$geopoint"] ?? .null
+                let point = members[ExtendedValue.geopoint] ?? .null
                 key.append(Tag.geoPoint)
                 appendDouble(point["latitude"]?.numberValue ?? 0, to: &key)
                 appendDouble(point["longitude"]?.numberValue ?? 0, to: &key)

@@ -40,19 +40,19 @@ public enum QueryValueType: Int, Comparable, Sendable, CaseIterable {
 
     /// The extended spelling's marker keys and the type each stands for.
     static let extendedKeys: [(key: String, type: QueryValueType)] = [
-        ("$double", .number), ("$timestamp", .timestamp), ("$bytes", .bytes),
-        ("$reference", .reference), ("$geopoint", .geoPoint),
+        (ExtendedValue.double, .number), (ExtendedValue.timestamp, .timestamp), (ExtendedValue.bytes, .bytes),
+        (ExtendedValue.reference, .reference), (ExtendedValue.geopoint, .geoPoint),
     ]
 
     private static func classify(_ members: [String: JSONValue]) -> QueryValueType {
         guard members.count == 1, let (key, inner) = members.first, key.hasPrefix("$") else { return .map }
         switch (key, inner) {
-        case ("$double", .string("NaN")): return .nan
-        case ("$double", .string("Infinity")), ("$double", .string("-Infinity")): return .number
-        case ("$timestamp", .string): return .timestamp
-        case ("$bytes", .string): return .bytes
-        case ("$reference", .string): return .reference
-        case ("$geopoint", .object): return .geoPoint
+        case (ExtendedValue.double, .string("NaN")): return .nan
+        case (ExtendedValue.double, .string("Infinity")), (ExtendedValue.double, .string("-Infinity")): return .number
+        case (ExtendedValue.timestamp, .string): return .timestamp
+        case (ExtendedValue.bytes, .string): return .bytes
+        case (ExtendedValue.reference, .string): return .reference
+        case (ExtendedValue.geopoint, .object): return .geoPoint
         default: return .map
         }
     }

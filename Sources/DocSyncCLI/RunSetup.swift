@@ -166,4 +166,15 @@ extension ParsedArguments {
         }
         return .milliseconds(Int64((seconds * 1000).rounded()))
     }
+
+    /// Every `--collection <path>` given, checked.
+    func collectionPaths() throws(UsageError) -> [CollectionPath] {
+        var collections: [CollectionPath] = []
+        for text in values["collection"] ?? [] {
+            do { collections.append(try CollectionPath(text)) } catch {
+                throw self.error(.invalidArgument("--collection '\(text)'", reason: error.reason))
+            }
+        }
+        return collections
+    }
 }

@@ -241,13 +241,7 @@ struct PushCommand: RunnableCommand, Equatable {
     init(parsing arguments: ParsedArguments) throws(UsageError) {
         configPath = arguments.givenValue("config")
         storeOverride = arguments.value("store")
-        var collections: [CollectionPath] = []
-        for text in arguments.values["collection"] ?? [] {
-            do { collections.append(try CollectionPath(text)) } catch {
-                throw arguments.error(.invalidArgument("--collection '\(text)'", reason: error.reason))
-            }
-        }
-        self.collections = collections
+        collections = try arguments.collectionPaths()
         project = arguments.value("project")
         database = arguments.value("database")
         format = try ReportFormat(arguments)

@@ -48,13 +48,7 @@ struct VerifyCommand: RunnableCommand, Equatable {
     init(parsing arguments: ParsedArguments) throws(UsageError) {
         configPath = arguments.givenValue("config")
         storeOverride = arguments.value("store")
-        var collections: [CollectionPath] = []
-        for text in arguments.values["collection"] ?? [] {
-            do { collections.append(try CollectionPath(text)) } catch {
-                throw arguments.error(.invalidArgument("--collection '\(text)'", reason: error.reason))
-            }
-        }
-        self.collections = collections
+        collections = try arguments.collectionPaths()
         project = arguments.value("project")
         database = arguments.value("database")
         isJSON = arguments.value("format") == "json"
