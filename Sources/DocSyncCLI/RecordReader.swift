@@ -1,3 +1,5 @@
+import DocModel
+
 /// Splits an input stream into raw records without loading it whole.
 ///
 /// The format is detected from the first byte that is not whitespace (a UTF-8
@@ -38,6 +40,11 @@ struct RecordReader {
     private var arrayState = ArrayState.expectingFirstElement
     private var arrayIndex = 0
     private var deferredItem: Item?
+    /// NDJSON: lines are cut by the shared `LineSplitter`.
+    private var lines = LineSplitter()
+    private var linesStarted = false
+    private var pendingLines: [Range<Int>] = []
+    private var pendingIndex = 0
 
     init(source: ByteSource, chunkSize: Int = 1 << 16) {
         self.source = source
@@ -111,27 +118,38 @@ struct RecordReader {
     // MARK: - NDJSON
 
     private mutating func nextLine() throws -> Item? {
-        var scanned = 0
-        while true {
-            if let newline = buffer[(position + scanned)...].firstIndex(of: 0x0A) {
-                let record = Array(buffer[position..<newline])
-                let number = line
-                position = newline + 1
-                line += 1
-                scanned = 0
-                if record.allSatisfy(Self.isWhitespace) { continue }
-                return .record(record, at: RecordLocation(line: number))
-            }
-            scanned = buffer.count - position
-            if try !fill() {
-                guard position < buffer.count else { return nil }
-                // The last line has no newline (or the file was cut off): still a record.
-                let record = Array(buffer[position...])
-                position = buffer.count
-                if record.allSatisfy(Self.isWhitespace) { return nil }
-                return .record(record, at: RecordLocation(line: line))
-            }
+        if !linesStarted {
+            // What format detection read ahead goes to the line splitter first.
+            linesStarted = true
+            pendingLines = lines.append(buffer[position...])
+            buffer = []
+            position = 0
         }
+        while true {
+            while pendingIndex < pendingLines.count {
+                let range = pendingLines[pendingIndex]
+                pendingIndex += 1
+                if let item = lineItem(range) { return item }
+            }
+            let chunk = isAtEnd ? [] : try source.read(chunkSize)
+            if chunk.isEmpty {
+                isAtEnd = true
+                // The last line has no newline (or the file was cut off): still a record.
+                guard let last = lines.finish() else { return nil }
+                return lineItem(last)
+            }
+            pendingLines = lines.append(chunk)
+            pendingIndex = 0
+        }
+    }
+
+    /// The record on one line (nil for a blank line), numbered as read.
+    private mutating func lineItem(_ range: Range<Int>) -> Item? {
+        let number = line
+        line += 1
+        let record = Array(lines.buffer[range])
+        if record.allSatisfy(Self.isWhitespace) { return nil }
+        return .record(record, at: RecordLocation(line: number))
     }
 
     // MARK: - JSON array
