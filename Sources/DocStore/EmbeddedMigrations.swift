@@ -4,7 +4,7 @@
 extension Migration {
     /// Every migration in migrations/, in order: the binary carries its schema.
     static let embedded: [Migration] = [
-        Migration(name: "0001_documents", sql: #"""
+        Migration(name: "0001_documents", checksum: "22bc0a41ff26f84edb35fdafc9a38087656fa09991ecf0b16c81c31de7948486", sql: #"""
 -- Documents: one row per document path (collection + id).
 --
 -- data         canonical JSON of the local truth; NULL = tombstone (deleted locally).
@@ -33,7 +33,7 @@ CREATE TABLE documents (
 CREATE INDEX documents_pending ON documents (collection, id) WHERE data IS NOT synced_data;
 
 """#),
-        Migration(name: "0002_runs", sql: #"""
+        Migration(name: "0002_runs", checksum: "07b0902a7ecbb7f2a869de02619148b7ccc8df851bb2aa38193af4ad376530be", sql: #"""
 -- Run history: one row per sync or push that wrote to this store (dry runs write nothing).
 --
 -- outcome: running (still going, or the process died: the next run marks it
@@ -78,7 +78,7 @@ CREATE TABLE source_state (
 );
 
 """#),
-        Migration(name: "0003_indexes", sql: #"""
+        Migration(name: "0003_indexes", checksum: "053f786fb2f592b15c221b79538309085efb1026c4af629c46e69a124dcb4428", sql: #"""
 -- User indexes: one row per `docsync index create COLLECTION FIELD_PATH`.
 --
 -- name        the SQLite index name (derived from collection and field path).
@@ -98,7 +98,7 @@ CREATE TABLE user_indexes (
 );
 
 """#),
-        Migration(name: "0004_detail_cache", sql: #"""
+        Migration(name: "0004_detail_cache", checksum: "319499b9d1e86e7621e409b46e29fcb6ec7be245eccae46f103ab10f74735dda", sql: #"""
 -- Detail responses kept for sources whose detail "refresh" is "changed".
 --
 -- url          the detail request URL with secrets redacted (the cache key);
@@ -116,7 +116,7 @@ CREATE TABLE detail_cache (
 ) WITHOUT ROWID;
 
 """#),
-        Migration(name: "0005_synced_data_once", sql: #"""
+        Migration(name: "0005_synced_data_once", checksum: "7025556b0232fde3402d1270db621e45bc373f5f7fb0eb08215334edba2b73c3", sql: #"""
 -- Each document stored once when the remote holds it as it is (issue 14).
 --
 -- in_sync      1 when the remote is known to hold exactly `data`; synced_data is
@@ -141,7 +141,7 @@ DROP INDEX documents_pending;
 CREATE INDEX documents_pending ON documents (collection, id) WHERE in_sync = 0;
 
 """#),
-        Migration(name: "0006_store_settings", sql: #"""
+        Migration(name: "0006_store_settings", checksum: "f853a5db7dbcb39fc6e56619a2ecec23fcc3562615650c62894646bf54389562", sql: #"""
 -- Settings a store keeps about itself, one value per name.
 --
 -- shard  "INDEX/COUNT" when the store was filled by 'docsync sync --shard'

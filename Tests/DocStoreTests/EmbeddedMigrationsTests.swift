@@ -28,6 +28,13 @@ import Testing
         }
     }
 
+    @Test func embeddedChecksumsAreTheSHA256OfTheirTexts() {
+        for migration in Migration.embedded {
+            #expect(migration.checksum == Migration(name: migration.name, sql: migration.sql).checksum,
+                    "\(migration.name): stale checksum, run scripts/generate-migrations")
+        }
+    }
+
     @Test func migrationNamesAreNumberedAndOrdered() {
         let names = Migration.embedded.map(\.name)
         #expect(names == names.sorted())
