@@ -18,7 +18,12 @@ struct Pusher {
     let policy: SyncPolicy
     let progress: ProgressReporter
     let meter: TransferMeter?
-    var pageSize = 5_000
+    /// Pending documents read, written and confirmed together. Four times what is
+    /// in flight at once (16,000 with the defaults), so the batches of a page keep
+    /// every request slot busy and a page boundary (where the pusher waits for the
+    /// last batch, then records confirmations) comes rarely; at ~1 KB a document
+    /// that is tens of megabytes at most.
+    var pageSize: Int { max(1_000, policy.batchSize * policy.concurrency * 4) }
 
     /// Pushes the pending documents of `collection` (all collections when nil).
     ///
