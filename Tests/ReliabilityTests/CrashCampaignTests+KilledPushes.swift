@@ -57,6 +57,12 @@ extension CrashCampaignTests {
             victim.withLock { $0 = process }
             let delay = Int.random(in: 300...4_000, using: &random)
             try await Task.sleep(for: .milliseconds(delay))
+            // A loaded machine may not have sent anything yet: wait (up to 20 s) until
+            // a batch is on its way, so every round can leave a write behind it.
+            let waitUntil = ContinuousClock.now + .seconds(20)
+            while proxy.inFlight == 0, !process.hasExited, ContinuousClock.now < waitUntil {
+                try await Task.sleep(for: .milliseconds(10))
+            }
             process.kill()
             let ended = try await process.result()
             campaignLog("killed push \(round) after \(delay) ms: signalled=\(ended.wasSignalled), late writes so far \(lateWrites.value)")
