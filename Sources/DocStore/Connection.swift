@@ -103,21 +103,21 @@ final class Connection {
     /// checkpoints.
     /// - Throws: `SQLiteError` when the SQL does not compile.
     func cachedStatement(_ sql: String) throws(SQLiteError) -> Statement {
-        if let cached = statementCache[sql] {
-            cached.reset()
-            return cached
-        }
-        let statement = try Statement(sql, on: self)
-        statementCache[sql] = statement
-        return statement
+        try cached(sql, reuse: { $0.reset() })
     }
 
     /// The cached statement for `sql`, rewound with its bindings kept (for
     /// `Statement.bindKeeping(_:)`; the caller rewinds it again when done).
     /// - Throws: `SQLiteError` when the SQL does not compile.
     func cachedStatementKeepingBindings(_ sql: String) throws(SQLiteError) -> Statement {
+        try cached(sql, reuse: { $0.rewind() })
+    }
+
+    /// The statement cached for `sql`, prepared and cached on first use;
+    /// `reuse` readies a cached one for another run.
+    private func cached(_ sql: String, reuse: (Statement) -> Void) throws(SQLiteError) -> Statement {
         if let cached = statementCache[sql] {
-            cached.rewind()
+            reuse(cached)
             return cached
         }
         let statement = try Statement(sql, on: self)

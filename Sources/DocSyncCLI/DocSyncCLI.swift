@@ -56,9 +56,7 @@ public enum DocSyncCLI {
                 // Stopped by a signal: `SignalStop` prints the one line and picks the status.
                 return .interruptedBySIGINT
             } catch {
-                let userError = UserFacingError(error)
-                userError.write(to: environment.stderr)
-                return userError.status
+                return UserFacingError.report(error, to: environment.stderr)
             }
         }
     }

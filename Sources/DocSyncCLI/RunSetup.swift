@@ -63,6 +63,20 @@ struct RunSetup {
         config = SyncConfig(sources: [])
         store = try DocumentStore(path: environment.resolve(storePath), createIfMissing: false)
     }
+
+    /// For the commands that also work without a config (`push`, `verify`):
+    /// `--config`, else `docsync.json` in the working directory when it exists
+    /// (the rule `StoreLocation` follows), else the store alone (`--store`, by
+    /// default `docsync.sqlite`).
+    static func withOptionalConfig(_ configPath: String?, storeOverride: String?, environment: Environment) throws -> RunSetup {
+        if let configPath {
+            return try RunSetup(configPath: configPath, storeOverride: storeOverride, environment: environment)
+        }
+        if FileManager.default.fileExists(atPath: environment.resolve("docsync.json")) {
+            return try RunSetup(configPath: "docsync.json", storeOverride: storeOverride, environment: environment)
+        }
+        return try RunSetup(storePath: storeOverride ?? "docsync.sqlite", environment: environment)
+    }
 }
 
 /// A Firestore client built for a run, with credential errors in user terms.

@@ -88,4 +88,11 @@ struct UserFacingError: Error, Equatable {
         sink.writeLine("error: \(message)")
         if let hint { sink.writeLine("hint: \(hint)") }
     }
+
+    /// Prints `error` as a user reads it and returns the status it maps to.
+    static func report(_ error: any Error, to sink: OutputSink) -> ExitStatus {
+        let userError = UserFacingError(error)
+        userError.write(to: sink)
+        return userError.status
+    }
 }

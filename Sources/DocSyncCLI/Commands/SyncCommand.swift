@@ -119,9 +119,7 @@ struct SyncCommand: RunnableCommand, Equatable {
                     throw CancellationError()
                 } catch {
                     // Logged, and the loop goes on.
-                    let userError = UserFacingError(error)
-                    userError.write(to: environment.stderr)
-                    return userError.status
+                    return UserFacingError.report(error, to: environment.stderr)
                 }
             }, log: { event in
                 if let log {
@@ -139,9 +137,7 @@ struct SyncCommand: RunnableCommand, Equatable {
             throw CancellationError()
         } catch where log != nil {
             // In JSON, through the log: the caller would print plain error lines.
-            let userError = UserFacingError(error)
-            userError.write(to: environment.stderr)
-            return userError.status
+            return UserFacingError.report(error, to: environment.stderr)
         }
     }
 
@@ -261,21 +257,12 @@ struct PushCommand: RunnableCommand, Equatable {
         } catch is CancellationError {
             throw CancellationError()
         } catch where log != nil {
-            let userError = UserFacingError(error)
-            userError.write(to: environment.stderr)
-            return userError.status
+            return UserFacingError.report(error, to: environment.stderr)
         }
     }
 
     func runOnce(in environment: Environment, recorder: RunRecorder) async throws -> ExitStatus {
-        let setup: RunSetup
-        if let configPath {
-            setup = try RunSetup(configPath: configPath, storeOverride: storeOverride, environment: environment)
-        } else if FileManager.default.fileExists(atPath: environment.resolve("docsync.json")) {
-            setup = try RunSetup(configPath: "docsync.json", storeOverride: storeOverride, environment: environment)
-        } else {
-            setup = try RunSetup(storePath: storeOverride ?? "docsync.sqlite", environment: environment)
-        }
+        let setup = try RunSetup.withOptionalConfig(configPath, storeOverride: storeOverride, environment: environment)
         try await StoreCheck.refuseIfDamaged(setup.store)
         let console = Console(environment: environment, output: output)
         let meter = TransferMeter()

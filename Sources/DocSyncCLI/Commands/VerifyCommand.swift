@@ -63,14 +63,7 @@ struct VerifyCommand: RunnableCommand, Equatable {
     }
 
     func run(in environment: Environment) async throws -> ExitStatus {
-        let setup: RunSetup
-        if let configPath {
-            setup = try RunSetup(configPath: configPath, storeOverride: storeOverride, environment: environment)
-        } else if FileManager.default.fileExists(atPath: environment.resolve("docsync.json")) {
-            setup = try RunSetup(configPath: "docsync.json", storeOverride: storeOverride, environment: environment)
-        } else {
-            setup = try RunSetup(storePath: storeOverride ?? "docsync.sqlite", environment: environment)
-        }
+        let setup = try RunSetup.withOptionalConfig(configPath, storeOverride: storeOverride, environment: environment)
         try await StoreCheck.refuseIfDamaged(setup.store)
         let console = Console(environment: environment, output: output)
         let meter = TransferMeter()
