@@ -192,3 +192,29 @@ extension ParsedArguments {
         return collections
     }
 }
+
+/// The options `push` and `verify` share: which store and config, which
+/// collections, which Firestore project and database, and how long to wait for
+/// another run holding the store.
+struct RemoteTargetOptions: Equatable {
+    var configPath: String?
+    var storeOverride: String?
+    var collections: [CollectionPath]
+    var project: String?
+    var database: String?
+    var lockWait: Duration
+
+    init(_ arguments: ParsedArguments) throws(UsageError) {
+        configPath = arguments.givenValue("config")
+        storeOverride = arguments.value("store")
+        collections = try arguments.collectionPaths()
+        project = arguments.value("project")
+        database = arguments.value("database")
+        lockWait = try arguments.seconds("wait", default: 0)
+    }
+
+    /// The run's config and store (see `RunSetup.withOptionalConfig`).
+    func makeSetup(_ environment: Environment) throws -> RunSetup {
+        try RunSetup.withOptionalConfig(configPath, storeOverride: storeOverride, environment: environment)
+    }
+}

@@ -224,24 +224,14 @@ struct PushCommand: RunnableCommand, Equatable {
         command: PushCommand.self
     )
 
-    var configPath: String?
-    var storeOverride: String?
-    var collections: [CollectionPath]
-    var project: String?
-    var database: String?
+    var target: RemoteTargetOptions
     var format: ReportFormat
-    var lockWait: Duration
     var output: OutputOptions
     var operations: OperationsOptions
 
     init(parsing arguments: ParsedArguments) throws(UsageError) {
-        configPath = arguments.givenValue("config")
-        storeOverride = arguments.value("store")
-        collections = try arguments.collectionPaths()
-        project = arguments.value("project")
-        database = arguments.value("database")
+        target = try RemoteTargetOptions(arguments)
         format = try ReportFormat(arguments)
-        lockWait = try arguments.seconds("wait", default: 0)
         output = OutputOptions(arguments)
         operations = OperationsOptions(arguments)
     }
@@ -262,18 +252,18 @@ struct PushCommand: RunnableCommand, Equatable {
     }
 
     func runOnce(in environment: Environment, recorder: RunRecorder) async throws -> ExitStatus {
-        let setup = try RunSetup.withOptionalConfig(configPath, storeOverride: storeOverride, environment: environment)
+        let setup = try target.makeSetup(environment)
         try await StoreCheck.refuseIfDamaged(setup.store)
         let console = Console(environment: environment, output: output)
         let meter = TransferMeter()
         recorder.record(nil, meter: meter)
         let firestore = try FirestoreClientBox(
-            target: setup.config.target, project: project, database: database, policy: setup.config.policy,
+            target: setup.config.target, project: target.project, database: target.database, policy: setup.config.policy,
             environment: environment, meter: meter, console: console, noTargetHint: FirestoreClientBox.pushNoTargetHint)
         let engine = SyncEngine(
             store: setup.store, sources: setup.config.sources, policy: setup.config.policy, firestore: firestore.client,
             environment: environment.variables, progress: console.progressReporter(), meter: meter)
-        let report = try await engine.push(collections: collections.isEmpty ? nil : collections, lockWait: lockWait)
+        let report = try await engine.push(collections: target.collections.isEmpty ? nil : target.collections, lockWait: target.lockWait)
         recorder.record(report, meter: nil)
         console.finishProgress()
         console.printReport(report, format: format)

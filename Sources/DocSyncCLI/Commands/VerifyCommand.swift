@@ -33,24 +33,15 @@ struct VerifyCommand: RunnableCommand, Equatable {
         command: VerifyCommand.self
     )
 
-    var configPath: String?
-    var storeOverride: String?
-    var collections: [CollectionPath]
-    var project: String?
-    var database: String?
+    var target: RemoteTargetOptions
     var isJSON: Bool
     var detailedExitCode: Bool
     var repair: Bool
     var deleteUnknown: Bool
-    var lockWait: Duration
     var output: OutputOptions
 
     init(parsing arguments: ParsedArguments) throws(UsageError) {
-        configPath = arguments.givenValue("config")
-        storeOverride = arguments.value("store")
-        collections = try arguments.collectionPaths()
-        project = arguments.value("project")
-        database = arguments.value("database")
+        target = try RemoteTargetOptions(arguments)
         isJSON = arguments.value("format") == "json"
         detailedExitCode = arguments.flag("detailed-exitcode")
         repair = arguments.flag("repair")
@@ -58,25 +49,24 @@ struct VerifyCommand: RunnableCommand, Equatable {
         if deleteUnknown && !repair {
             throw arguments.error(.invalidArgument("--delete-unknown", reason: "it only applies with --repair"))
         }
-        lockWait = try arguments.seconds("wait", default: 0)
         output = OutputOptions(arguments)
     }
 
     func run(in environment: Environment) async throws -> ExitStatus {
-        let setup = try RunSetup.withOptionalConfig(configPath, storeOverride: storeOverride, environment: environment)
+        let setup = try target.makeSetup(environment)
         try await StoreCheck.refuseIfDamaged(setup.store)
         let console = Console(environment: environment, output: output)
         let meter = TransferMeter()
         let firestore = try FirestoreClientBox(
-            target: setup.config.target, project: project, database: database, policy: setup.config.policy,
+            target: setup.config.target, project: target.project, database: target.database, policy: setup.config.policy,
             environment: environment, meter: meter, console: console, noTargetHint: FirestoreClientBox.pushNoTargetHint)
         // A repair writes to the store: not while a sync or push runs on it.
         var lock: StoreLock?
         let storePath = await setup.store.path
-        if repair, storePath != ":memory:" { lock = try await StoreLock(storePath: storePath, wait: lockWait) }
+        if repair, storePath != ":memory:" { lock = try await StoreLock(storePath: storePath, wait: target.lockWait) }
         defer { withExtendedLifetime(lock) {} }
         let targets: [CollectionPath]? =
-            if !collections.isEmpty { collections }
+            if !target.collections.isEmpty { target.collections }
             else if !setup.config.sources.isEmpty { setup.config.sources.map(\.collection) }
             else { nil }
         let before = meter.snapshot
