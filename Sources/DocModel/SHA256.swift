@@ -1,9 +1,7 @@
-import COpenSSL
-
 /// SHA-256 (FIPS 180-4): migration checksums, list-row fingerprints and hash keys.
 ///
-/// Computed by OpenSSL's libcrypto (`EVP_Digest`), which docsync already links
-/// for RS256 signing and which uses the processor's SHA extensions where they
+/// Computed by OpenSSL's libcrypto (`EVP_Digest`, loaded on first use through
+/// `CryptoLibrary`), which uses the processor's SHA extensions where they
 /// exist. Verified against the FIPS test vectors in `SHA256Tests`.
 public enum SHA256 {
     /// The digest of `message` as 64 lowercase hex digits.
@@ -27,12 +25,19 @@ public enum SHA256 {
     }
 
     private static func digest(of bytes: UnsafeRawBufferPointer) -> [UInt8] {
+        let crypto: CryptoLibrary
+        switch CryptoLibrary.shared {
+        case .success(let library): crypto = library
+        // libcrypto is one of docsync's three run-time libraries; without it no
+        // store can be checked, so the process stops with what to install.
+        case .failure(let unavailable): fatalError("docsync cannot compute SHA-256: \(unavailable.reason)")
+        }
         var output = [UInt8](repeating: 0, count: 32)
         var length: UInt32 = 0
         // https://docs.openssl.org/3.0/man3/EVP_DigestInit/ — one-shot digest. It only
         // fails when memory runs out, which Swift treats as fatal everywhere else too.
         let ok = output.withUnsafeMutableBufferPointer { out in
-            EVP_Digest(bytes.baseAddress, bytes.count, out.baseAddress, &length, EVP_sha256(), nil)
+            crypto.api.digest(bytes.baseAddress, bytes.count, out.baseAddress, &length, crypto.api.sha256(), nil)
         }
         precondition(ok == 1 && length == 32, "EVP_Digest(SHA-256) failed")
         return output
