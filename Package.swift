@@ -24,7 +24,7 @@ let package = Package(
         .systemLibrary(name: "CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .target(name: "DocModel", dependencies: ["COpenSSL"]),
         .target(name: "DocStore", dependencies: ["DocModel", "CSQLite"]),
-        .target(name: "HTTP", dependencies: ["CCurl"]),
+        .target(name: "HTTP", dependencies: ["DocModel", "CCurl"]),
         .target(name: "RESTSource", dependencies: ["DocModel", "HTTP"]),
         .target(name: "Firestore", dependencies: ["DocModel", "HTTP", "COpenSSL"]),
         .target(name: "DocSync", dependencies: ["DocModel", "DocStore", "HTTP", "RESTSource", "Firestore"]),

@@ -1,5 +1,3 @@
-import DocModel
-
 /// One shaped record, ready to be stored under `key`.
 public struct SourceRecord: Sendable {
     /// The document id (already checked with `DocumentID.validate`).

@@ -1,4 +1,3 @@
-import DocModel
 /// A timestamp: seconds since the Unix epoch plus a sub-second part, held at
 /// Firestore's precision (microseconds). The one place docsync reads and writes
 /// date text: the REST source's conversions, the Firestore codec, preconditions
@@ -120,7 +119,7 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
         guard position == bytes.count else { throw fail("unexpected text after the zone") }
         guard year >= 1 else { throw fail("year 0000 is outside Firestore's range") }
         guard (1...12).contains(month) else { throw fail("month \(month) out of range") }
-        guard day >= 1, day <= Self.daysIn(month: month, year: year) else { throw fail("day \(day) out of range") }
+        guard day >= 1, day <= CivilDate.daysIn(month: month, year: year) else { throw fail("day \(day) out of range") }
         guard hour < 24, minute < 60, second < 60 else { throw fail("time of day out of range") }
         let days = CivilDate.daysFromCivil(year: year, month: month, day: day)
         let local = Int64(days) * 86_400 + Int64(hour * 3600 + minute * 60 + second)
@@ -193,7 +192,7 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
         let extended = skip(UInt8(ascii: "-"))
         guard let month = number(2), (1...12).contains(month) else { return nil }
         if extended { guard skip(UInt8(ascii: "-")) else { return nil } }
-        guard let day = number(2), day >= 1, day <= Self.daysIn(month: month, year: year) else { return nil }
+        guard let day = number(2), day >= 1, day <= CivilDate.daysIn(month: month, year: year) else { return nil }
         var hour = 0, minute = 0, second = 0, micros = 0, offsetSeconds = 0
         if i < s.count {
             guard s[i] == UInt8(ascii: "T") || s[i] == UInt8(ascii: "t") || s[i] == UInt8(ascii: " ") else { return nil }
@@ -252,21 +251,9 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
         (lhs.seconds, lhs.microseconds) < (rhs.seconds, rhs.microseconds)
     }
 
-    // MARK: - Calendar arithmetic (proleptic Gregorian, Howard Hinnant's algorithms)
-
     private static func padded(_ value: Int, _ width: Int) -> String {
         let digits = String(value)
         return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
-    }
-
-    private static func isLeap(_ year: Int) -> Bool { year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) }
-
-    private static func daysIn(month: Int, year: Int) -> Int {
-        switch month {
-        case 2: isLeap(year) ? 29 : 28
-        case 4, 6, 9, 11: 30
-        default: 31
-        }
     }
 }
 

@@ -1,5 +1,6 @@
 import CSQLite
-import Foundation
+import DocModel
+import FoundationEssentials
 
 /// One SQLite connection, set up the way docsync needs it.
 ///
@@ -166,7 +167,7 @@ final class Connection {
                 let statementText = tail.map { end in
                     String(decoding: UnsafeRawBufferPointer(start: current, count: end - current), as: UTF8.self)
                 } ?? String(cString: current)
-                let text = statementText.trimmingCharacters(in: .whitespacesAndNewlines)
+                let text = statementText.trimmingWhitespace()
                 guard rc == SQLITE_OK else {
                     failure = makeError(rc, sql: text)
                     return

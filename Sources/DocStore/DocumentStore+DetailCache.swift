@@ -1,5 +1,5 @@
 import DocModel
-import Foundation
+import FoundationEssentials
 
 extension DocumentStore {
     /// The cached detail of `url` for source `source`, when it was fetched for a list

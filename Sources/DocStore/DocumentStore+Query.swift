@@ -1,5 +1,5 @@
 import DocModel
-import Foundation
+import FoundationEssentials
 
 // Queries and user indexes (issue 7). See docs/queries.md for the semantics.
 extension DocumentStore {
@@ -153,7 +153,7 @@ extension DocumentStore {
         case .integer(let integer): String(integer)
         case .real(let real): real.isInfinite ? (real < 0 ? "-9e999" : "9e999") : String(real)
         case .text(let text): QueryFieldExpression.sqlLiteral(text)
-        case .blob(let data): "x'" + data.map { String(format: "%02x", $0) }.joined() + "'"
+        case .blob(let data): "x'" + data.map { String(cFormat: "%02x", $0) }.joined() + "'"
         case .null: "NULL"
         }
     }

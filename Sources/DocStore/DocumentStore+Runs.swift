@@ -1,5 +1,5 @@
 import DocModel
-import Foundation
+import FoundationEssentials
 
 extension DocumentStore {
     /// Records the start of a run and returns its id.

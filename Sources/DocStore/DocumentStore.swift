@@ -1,6 +1,6 @@
 import CSQLite
 import DocModel
-import Foundation
+import FoundationEssentials
 
 /// The local document store: one SQLite file (or `:memory:`) holding canonical
 /// JSON documents and what the remote is known to hold of them.

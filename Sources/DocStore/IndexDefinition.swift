@@ -1,5 +1,5 @@
 import DocModel
-import Foundation
+import FoundationEssentials
 
 /// A user index: an expression index on one field of one collection.
 ///

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Brings a connection's schema up to date with a list of migrations.
 ///

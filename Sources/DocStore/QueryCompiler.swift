@@ -1,5 +1,5 @@
 import DocModel
-import Foundation
+import FoundationEssentials
 
 /// A query turned into one parameterised SELECT over the `documents` table.
 struct CompiledQuery {

@@ -55,7 +55,7 @@ struct QueryFieldExpression {
 
     /// `text` as an SQL string literal.
     static func sqlLiteral(_ text: String) -> String {
-        "'" + text.replacingOccurrences(of: "'", with: "''") + "'"
+        "'" + text.replacing("'", with: "''") + "'"
     }
 
     private func member(_ key: String) -> String { Self.sqlLiteral(jsonPath + ".\"" + key + "\"") }

@@ -1,5 +1,5 @@
 import DocModel
-import Foundation
+import FoundationEssentials
 
 /// Order-preserving forms of values, shared by the SQL compiler and the
 /// `docsync_order_key` SQL function.
@@ -89,7 +89,7 @@ enum QueryOrderKey {
     /// A document path with `/` replaced by U+0001, so that text order compares
     /// segment by segment (`a/b` before `a-x/c`). Mirrors `referenceSQL`.
     static func sortableReference(_ text: String) -> String {
-        text.replacingOccurrences(of: "/", with: "\u{01}")
+        text.replacing("/", with: "\u{01}")
     }
 
     // MARK: - Byte keys

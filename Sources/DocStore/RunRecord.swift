@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// One row of run history: a sync or push that wrote to the store.
 public struct RunRecord: Sendable, Equatable {

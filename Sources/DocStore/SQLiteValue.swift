@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A value bound to, or read from, a statement: SQLite's five storage classes.
 enum SQLiteValue: Equatable, Sendable {

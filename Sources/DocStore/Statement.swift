@@ -1,5 +1,5 @@
 import CSQLite
-import Foundation
+import FoundationEssentials
 
 /// A prepared statement; its lifetime is the object's lifetime.
 ///

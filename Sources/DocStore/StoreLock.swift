@@ -3,7 +3,8 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Foundation
+import DocModel
+import FoundationEssentials
 
 /// An exclusive, advisory lock that one writing docsync process holds on a store.
 ///
@@ -57,6 +58,6 @@ public final class StoreLock: Sendable {
         var buffer = [UInt8](repeating: 0, count: 32)
         let count = buffer.withUnsafeMutableBytes { pread(fd, $0.baseAddress, 31, 0) }
         guard count > 0 else { return nil }
-        return Int32(String(decoding: buffer[0..<count], as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
+        return Int32(String(decoding: buffer[0..<count], as: UTF8.self).trimmingWhitespace())
     }
 }

@@ -1,5 +1,5 @@
 import DocModel
-import Foundation
+import FoundationEssentials
 
 /// One row of the store: a document's local truth and what the remote holds.
 ///

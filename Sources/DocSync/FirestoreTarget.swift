@@ -1,6 +1,6 @@
 import DocModel
 import Firestore
-import Foundation
+import FoundationEssentials
 import HTTP
 
 /// Builds the Firestore client a run pushes through.

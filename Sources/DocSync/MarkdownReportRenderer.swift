@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import DocModel
 
 /// Renders a `SyncReport` as Markdown for a pull-request comment.
@@ -60,6 +60,6 @@ public struct MarkdownReportRenderer: Sendable {
     }
 
     private func escape(_ text: String) -> String {
-        text.replacingOccurrences(of: "|", with: "\\|").replacingOccurrences(of: "\n", with: " ")
+        text.replacing("|", with: "\\|").replacing("\n", with: " ")
     }
 }

@@ -1,5 +1,5 @@
 import DocModel
-import Foundation
+import FoundationEssentials
 import RESTSource
 
 /// The whole docsync.json: store, Firestore target, sync policy and sources.

@@ -1,7 +1,7 @@
 import DocModel
 import DocStore
 import Firestore
-import Foundation
+import FoundationEssentials
 import RESTSource
 
 extension SyncEngine {

@@ -1,5 +1,5 @@
 import DocModel
-import Foundation
+import FoundationEssentials
 
 /// Renders a `SyncReport` for people: a summary line, then `+`, `~`, `-` per document.
 ///
@@ -108,7 +108,18 @@ public struct TextReportRenderer: Sendable {
 
     /// `1 document`, `1,997 documents`.
     static func documents(_ count: Int) -> String {
-        "\(count.formatted(.number.grouping(.automatic).locale(Locale(identifier: "en_US")))) \(count == 1 ? "document" : "documents")"
+        "\(grouped(count)) \(count == 1 ? "document" : "documents")"
+    }
+
+    /// `count` with a comma between groups of three digits, as in English: `1,997`.
+    static func grouped(_ count: Int) -> String {
+        let digits = Array(String(count.magnitude))
+        var text = count < 0 ? "-" : ""
+        for (index, digit) in digits.enumerated() {
+            if index > 0, (digits.count - index) % 3 == 0 { text.append(",") }
+            text.append(digit)
+        }
+        return text
     }
 
     /// `Plan: 3 to create, 5 to update, 1 to delete, 991 unchanged, 2 failed.`

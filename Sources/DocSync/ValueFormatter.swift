@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import DocModel
 
 /// Short, one-line spellings of values for reports.
@@ -12,7 +12,7 @@ enum ValueFormatter {
     }
 
     static func shorten(_ text: String) -> String {
-        let flat = text.replacingOccurrences(of: "\n", with: "\\n")
+        let flat = text.replacing("\n", with: "\\n")
         guard flat.count > maximumLength else { return flat }
         return String(flat.prefix(maximumLength - 1)) + "…"
     }

@@ -1,4 +1,5 @@
-import Foundation
+import DocModel
+import FoundationEssentials
 import Synchronization
 
 /// A stream of input bytes read in chunks: a file, standard input, or bytes in memory.
@@ -10,16 +11,13 @@ public struct ByteSource: Sendable {
         self.read = read
     }
 
-    /// Reads from an open file handle until its end.
-    public static func fileHandle(_ handle: FileHandle) -> ByteSource {
-        ByteSource { maximumCount in
-            guard let data = try handle.read(upToCount: maximumCount) else { return [] }
-            return [UInt8](data)
-        }
+    /// Reads from an open file until its end.
+    public static func file(_ file: OpenFile) -> ByteSource {
+        ByteSource { maximumCount in try file.read(upToCount: maximumCount) }
     }
 
     /// Standard input of the process.
-    public static var standardInput: ByteSource { fileHandle(.standardInput) }
+    public static var standardInput: ByteSource { file(.standardInput) }
 
     /// The given bytes, then the end of input.
     public static func bytes(_ bytes: [UInt8]) -> ByteSource {

@@ -1,6 +1,6 @@
 import DocSync
 import Firestore
-import Foundation
+import FoundationEssentials
 import Synchronization
 import HTTP
 
@@ -57,7 +57,7 @@ final class Console: Sendable {
             line = "\(source): \(records) records planned (\(Int(Double(records) / seconds))/s)"
         case .pushed(let collection, let done, let total):
             let rate = Double(done) / seconds
-            let eta = rate > 0 && total > done ? String(format: ", ETA %.0fs", Double(total - done) / rate) : ""
+            let eta = rate > 0 && total > done ? String(cFormat: ", ETA %.0fs", Double(total - done) / rate) : ""
             line = "\(collection): pushed \(done)/\(total) documents (\(Int(rate))/s\(eta))"
         }
         let stderr = environment.stderr
@@ -95,7 +95,7 @@ final class Console: Sendable {
             let retry = entry.attempt > 1 ? " (attempt \(entry.attempt))" : ""
             let failure = entry.error.map { " — \($0)" } ?? ""
             let ms = Double(entry.duration.components.seconds) * 1000 + Double(entry.duration.components.attoseconds) / 1e15
-            self.logLine(String(format: "%@ %@ → %@ in %.0f ms%@%@%@", entry.method, entry.url, status, ms, writes, retry, failure))
+            self.logLine("\(entry.method) \(entry.url) → \(status) in \(String(cFormat: "%.0f", ms)) ms\(writes)\(retry)\(failure)")
         }
     }
 

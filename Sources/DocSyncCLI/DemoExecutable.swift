@@ -1,4 +1,10 @@
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import DocModel
+import FoundationEssentials
 import Synchronization
 
 /// The `docsync-demo` executable that `docsync demo` launches when the demo is
@@ -23,8 +29,8 @@ enum DemoExecutable {
         folders += searchPath.split(separator: ":").map(String.init).filter { !$0.isEmpty }
         for folder in folders {
             let candidate = URL(fileURLWithPath: folder).appendingPathComponent(name).path
-            var isDirectory: ObjCBool = false
-            if FileManager.default.fileExists(atPath: candidate, isDirectory: &isDirectory), !isDirectory.boolValue,
+            var isDirectory = false
+            if FileManager.default.fileExists(atPath: candidate, isDirectory: &isDirectory), !isDirectory,
                FileManager.default.isExecutableFile(atPath: candidate) {
                 return candidate
             }
@@ -36,52 +42,43 @@ enum DemoExecutable {
     /// installed `/usr/local/bin/docsync` linking into a build folder finds the
     /// `docsync-demo` built beside it).
     static var runningExecutableDirectory: String? {
-        Bundle.main.executableURL?.resolvingSymlinksInPath().deletingLastPathComponent().path
+        guard let executable = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") else { return nil }
+        return URL(fileURLWithPath: executable).resolvingSymlinksInPath().deletingLastPathComponent().path
     }
 
     /// Runs the executable at `path` and returns its exit status.
     ///
-    /// The wait is a continuation resumed by Foundation's termination handler,
-    /// never a blocking wait on a cooperative thread (STYLE R24). Foundation
-    /// starts the child in a process group of its own, so the terminal's
-    /// Ctrl-C reaches only this process: while the child runs, SIGINT and
+    /// The wait happens on a thread of `Subprocess`'s own, never a blocking wait
+    /// on a cooperative thread (STYLE R24). The child starts in a process group
+    /// of its own, so the terminal's Ctrl-C reaches only this process: while the child runs, SIGINT and
     /// SIGTERM are passed on to it (and cancelling the task sends it SIGINT),
     /// and this process waits for it to finish instead of leaving it behind.
     ///
     /// - Throws: `UserFacingError` when the executable cannot be started.
     static func run(_ path: String, arguments: [String], environment: Environment) async throws -> ExitStatus {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = arguments
-        process.environment = environment.variables
-        if let directory = environment.currentDirectory {
-            process.currentDirectoryURL = URL(fileURLWithPath: directory)
-        }
-        let ended = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
-        process.terminationHandler = { _ in ended.continuation.yield(); ended.continuation.finish() }
+        let child: Subprocess
         do {
-            try process.run()
+            child = try Subprocess(executable: path, arguments: arguments, environment: environment.variables,
+                                   currentDirectory: environment.currentDirectory, ownProcessGroup: true)
         } catch {
-            throw UserFacingError(message: "cannot start \(path): \(error.localizedDescription)", hint: notFoundHint)
+            throw UserFacingError(message: "cannot start \(path): \(error)", hint: notFoundHint)
         }
         // Installed only once the child runs: a signal ignored here would stay
         // ignored in the child.
-        let forwarding = SignalForwarding(to: process)
-        await withTaskCancellationHandler {
-            for await _ in ended.stream {}
+        let forwarding = SignalForwarding(to: child.processIdentifier)
+        let (termination, _) = await withTaskCancellationHandler {
+            await child.wait()
         } onCancel: {
-            process.interrupt()
+            child.send(SIGINT)
         }
         forwarding.stop()
 
-        switch process.terminationReason {
-        case .exit:
-            if let status = ExitStatus(rawValue: process.terminationStatus) { return status }
-            throw UserFacingError(message: "\(name) exited with status \(process.terminationStatus)")
-        case .uncaughtSignal:
-            throw UserFacingError(message: "\(name) was stopped by signal \(process.terminationStatus)")
-        @unknown default:
-            throw UserFacingError(message: "\(name) ended abnormally")
+        switch termination {
+        case .exited(let code):
+            if let status = ExitStatus(rawValue: code) { return status }
+            throw UserFacingError(message: "\(name) exited with status \(code)")
+        case .signaled(let signal):
+            throw UserFacingError(message: "\(name) was stopped by signal \(signal)")
         }
     }
 }
@@ -104,8 +101,8 @@ private struct SignalForwarding: ~Copyable {
     private static let child = Atomic<Int32>(0)
     private static let installation = Mutex(Installation())
 
-    init(to process: Process) {
-        Self.child.store(process.processIdentifier, ordering: .sequentiallyConsistent)
+    init(to child: Int32) {
+        Self.child.store(child, ordering: .sequentiallyConsistent)
         Self.installation.withLock { installation in
             installation.users += 1
             guard installation.users == 1 else { return }

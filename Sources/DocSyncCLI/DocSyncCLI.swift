@@ -1,5 +1,5 @@
 import DocSync
-import Foundation
+import FoundationEssentials
 
 /// The command line: parses arguments, runs the command, maps errors to exit statuses.
 public enum DocSyncCLI {

@@ -1,5 +1,5 @@
 import DocModel
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 /// `--log-format json`: standard error as one JSON object a line, for log
@@ -64,7 +64,7 @@ final class JSONLog: Sendable {
     }
 
     private func logText(_ raw: String) {
-        let text = Self.withoutControlSequences(raw).trimmingCharacters(in: .whitespaces)
+        let text = Self.withoutControlSequences(raw).trimmingWhitespace()
         guard !text.isEmpty else { return }
         if text.hasPrefix("error: ") {
             log("error", event: "error", fields: [("message", .string(String(text.dropFirst(7))))])
@@ -117,10 +117,7 @@ final class JSONLog: Sendable {
 
     /// `2026-11-30T23:59:01.123Z`.
     static func timestamp(_ date: Date) -> String {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        return formatter.string(from: date)
+        Date.ISO8601FormatStyle(includingFractionalSeconds: true).format(date)
     }
 }
 

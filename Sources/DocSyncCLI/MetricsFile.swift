@@ -1,4 +1,10 @@
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import DocModel
+import FoundationEssentials
 
 /// `--metrics-file PATH`: the last run's metrics in the Prometheus text
 /// exposition format, for node-exporter's textfile collector.
@@ -51,24 +57,22 @@ enum MetricsFile {
     static func write(_ metrics: RunMetrics, to path: String) throws {
         let temporary = path + ".tmp-\(ProcessInfo.processInfo.processIdentifier)"
         do {
-            try Data(render(metrics).utf8).write(to: URL(fileURLWithPath: temporary))
-            guard rename(temporary, path) == 0 else {
-                throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path])
-            }
+            try OpenFile(creating: temporary).write(Array(render(metrics).utf8))
+            guard rename(temporary, path) == 0 else { throw SystemError.current() }
         } catch {
             try? FileManager.default.removeItem(atPath: temporary)
-            throw UserFacingError(message: "cannot write the metrics file \(path): \(error.localizedDescription)",
+            throw UserFacingError(message: "cannot write the metrics file \(path): \(error)",
                                   hint: "check that its folder exists and is writable", status: .failure)
         }
     }
 
     /// A label value with `\`, `"` and newlines escaped.
     static func escape(_ value: String) -> String {
-        value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
-            .replacingOccurrences(of: "\n", with: "\\n")
+        value.replacing("\\", with: "\\\\").replacing("\"", with: "\\\"")
+            .replacing("\n", with: "\\n")
     }
 
     static func format(_ value: Double) -> String {
-        value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(format: "%.3f", value)
+        value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(cFormat: "%.3f", value)
     }
 }

@@ -1,4 +1,10 @@
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import DocModel
+import FoundationEssentials
 import Synchronization
 
 /// Where a command writes: standard output, standard error, or a buffer in tests.
@@ -26,12 +32,12 @@ public struct OutputSink: Sendable {
     /// Standard output of the process.
     public static let standardOutput = OutputSink(isTerminal: isatty(STDOUT_FILENO) == 1) { bytes in
         // A closed pipe (`docsync export | head`) must not crash with an exception.
-        try? FileHandle.standardOutput.write(contentsOf: bytes)
+        try? OpenFile.standardOutput.write(bytes)
     }
 
     /// Standard error of the process.
     public static let standardError = OutputSink(isTerminal: isatty(STDERR_FILENO) == 1) { bytes in
-        try? FileHandle.standardError.write(contentsOf: bytes)
+        try? OpenFile.standardError.write(bytes)
     }
 }
 

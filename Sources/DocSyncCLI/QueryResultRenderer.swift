@@ -1,6 +1,6 @@
 import DocModel
 import DocStore
-import Foundation
+import FoundationEssentials
 
 /// Renders query results as text: an aligned table, a JSON array, NDJSON or
 /// CSV. Pure: documents in, text out (R20).
@@ -191,7 +191,7 @@ struct QueryResultRenderer {
             case "\n": cell += "\\n"
             case "\r": cell += "\\r"
             case "\t": cell += "\\t"
-            case _ where scalar.value < 0x20: cell += String(format: "\\u%04x", scalar.value)
+            case _ where scalar.value < 0x20: cell += String(cFormat: "\\u%04x", scalar.value)
             default: cell.unicodeScalars.append(scalar)
             }
         }
@@ -204,7 +204,7 @@ struct QueryResultRenderer {
         let columns = columns(documents)
         func field(_ text: String) -> String {
             guard text.utf8.contains(where: { $0 == 0x2C || $0 == 0x22 || $0 == 0x0D || $0 == 0x0A }) else { return text }
-            return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+            return "\"" + text.replacing("\"", with: "\"\"") + "\""
         }
         var output = ([idHeader(columns)] + columns.map(\.description)).map(field).joined(separator: ",") + "\r\n"
         for document in documents {

@@ -1,6 +1,6 @@
 import DocModel
 import DocSync
-import Foundation
+import FoundationEssentials
 
 /// What one sync, diff or push did, for the end-of-run JSON line and the
 /// metrics file: counts, duration, bytes and outcome.

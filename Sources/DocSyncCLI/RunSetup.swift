@@ -1,7 +1,7 @@
 import DocModel
 import DocStore
 import DocSync
-import Foundation
+import FoundationEssentials
 import Firestore
 import RESTSource
 

@@ -3,7 +3,8 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Foundation
+import DocModel
+import FoundationEssentials
 import Synchronization
 
 /// Stops a sync, diff or push at a safe point on SIGINT or SIGTERM.
@@ -113,7 +114,7 @@ enum SignalStop {
         pipeEnds = (ends[0], ends[1])
         _ = count.load(ordering: .sequentiallyConsistent)  // statics initialized before the handler runs
         _ = first.load(ordering: .sequentiallyConsistent)
-        let watcher = Thread {
+        try? DetachedThread.start {
             var byte: UInt8 = 0
             while true {
                 let got = read(SignalStop.pipeEnds.read, &byte, 1)
@@ -123,8 +124,6 @@ enum SignalStop {
             }
             SignalStop.running.withLock { $0 }?.cancel()
         }
-        watcher.name = "docsync-signals"
-        watcher.start()
         unblockSignals()
         for signo in [SIGINT, SIGTERM] {
             signal(signo) { received in

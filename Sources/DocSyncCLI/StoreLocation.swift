@@ -1,6 +1,6 @@
 import DocStore
 import DocSync
-import Foundation
+import FoundationEssentials
 
 /// Which store a command works on: `--store`, else the `store` of the config
 /// (`--config`, or `docsync.json` in the working directory when it exists),

@@ -1,5 +1,5 @@
 import DocModel
-import Foundation
+import FoundationEssentials
 import HTTP
 
 /// A client for one Firestore database over the REST API.
@@ -141,7 +141,7 @@ public struct FirestoreClient: Sendable {
         if let name = error?["status"]?.stringValue, let named = FirestoreStatus(name: name) { status = named }
         var message = error?["message"]?.stringValue ?? ""
         if message.isEmpty {
-            let text = String(decoding: response.body.prefix(200), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+            let text = String(decoding: response.body.prefix(200), as: UTF8.self).trimmingWhitespace()
             message = text.isEmpty ? "HTTP \(response.status)" : "HTTP \(response.status): \(text)"
         }
         let isTooLarge = response.status == 413

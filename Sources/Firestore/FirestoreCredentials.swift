@@ -1,5 +1,5 @@
 import DocModel
-import Foundation
+import FoundationEssentials
 import HTTP
 
 /// How requests are authorised: the emulator's `Bearer owner`, a ready access
@@ -49,7 +49,7 @@ public struct FirestoreCredentials: Sendable, CustomStringConvertible, CustomDeb
     /// An access token read from the environment variable `name`.
     /// - Throws: `FirestoreError.authentication` naming the variable when it is unset or empty.
     public static func accessToken(environmentVariable name: String, environment: [String: String]) throws(FirestoreError) -> FirestoreCredentials {
-        guard let token = environment[name]?.trimmingCharacters(in: .whitespacesAndNewlines), !token.isEmpty else {
+        guard let token = environment[name]?.trimmingWhitespace(), !token.isEmpty else {
             throw FirestoreError.authentication("the environment variable \(name) is not set; export an access token in it (for example from `gcloud auth print-access-token`)")
         }
         return accessToken(token)
@@ -155,30 +155,26 @@ public struct FirestoreCredentials: Sendable, CustomStringConvertible, CustomDeb
 
     static func runTokenCommand(_ arguments: [String]) async throws(FirestoreError) -> String {
         guard let executable = arguments.first else { throw FirestoreError.authentication("the token command is empty") }
-        let result: Result<String, FirestoreError> = await withCheckedContinuation { continuation in
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = arguments
-            let output = Pipe()
-            process.standardOutput = output
-            process.standardError = FileHandle.nullDevice
-            process.standardInput = FileHandle.nullDevice
-            process.terminationHandler = { finished in
-                let data = output.fileHandleForReading.readDataToEndOfFile()
-                let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-                if finished.terminationStatus != 0 {
-                    continuation.resume(returning: .failure(.authentication("the token command \(executable) exited with status \(finished.terminationStatus); run it by hand to see why")))
-                } else if text.isEmpty || text.contains("\n") {
-                    continuation.resume(returning: .failure(.authentication("the token command \(executable) did not print exactly one token line")))
-                } else {
-                    continuation.resume(returning: .success(text))
-                }
-            }
-            do { try process.run() } catch {
-                continuation.resume(returning: .failure(.authentication("cannot run the token command \(executable): \(error.localizedDescription)")))
-            }
+        let child: Subprocess
+        do {
+            child = try Subprocess(executable: "/usr/bin/env", arguments: arguments,
+                                   standardInput: .nullDevice, standardOutput: .captured, standardError: .nullDevice)
+        } catch {
+            throw FirestoreError.authentication("cannot run the token command \(executable): \(error)")
         }
-        return try result.get()
+        let (termination, output) = await child.wait()
+        let text = String(decoding: output, as: UTF8.self).trimmingWhitespace()
+        guard termination == .exited(0) else {
+            let status = switch termination {
+            case .exited(let code): "exited with status \(code)"
+            case .signaled(let signal): "was ended by signal \(signal)"
+            }
+            throw FirestoreError.authentication("the token command \(executable) \(status); run it by hand to see why")
+        }
+        guard !text.isEmpty, !text.contains("\n") else {
+            throw FirestoreError.authentication("the token command \(executable) did not print exactly one token line")
+        }
+        return text
     }
 
     // MARK: - Redacted descriptions

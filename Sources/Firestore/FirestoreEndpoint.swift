@@ -1,4 +1,5 @@
-import Foundation
+import DocModel
+import FoundationEssentials
 
 /// Where requests go: the real service or a local emulator.
 public enum FirestoreEndpoint: Sendable, Hashable {
@@ -10,7 +11,7 @@ public enum FirestoreEndpoint: Sendable, Hashable {
     /// The emulator named by `FIRESTORE_EMULATOR_HOST` (as the official SDKs read it),
     /// otherwise production.
     public static func fromEnvironment(_ environment: [String: String]) -> FirestoreEndpoint {
-        if let host = environment["FIRESTORE_EMULATOR_HOST"]?.trimmingCharacters(in: .whitespaces), !host.isEmpty {
+        if let host = environment["FIRESTORE_EMULATOR_HOST"]?.trimmingWhitespace(), !host.isEmpty {
             return .emulator(host: host)
         }
         return .production

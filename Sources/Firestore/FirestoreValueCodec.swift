@@ -1,5 +1,5 @@
 import DocModel
-import Foundation
+import FoundationEssentials
 
 /// Converts between the store's JSON (with its extended spelling) and Firestore's
 /// REST `Value` JSON, both ways, exactly.

@@ -1,5 +1,5 @@
 import DocModel
-import Foundation
+import FoundationEssentials
 
 /// The fields docsync needs from a service-account JSON key file.
 ///
@@ -87,7 +87,7 @@ public struct ServiceAccountKey: Sendable, Equatable, CustomStringConvertible, C
 enum Base64URL {
     static func encode(_ bytes: [UInt8]) -> String {
         var text = Data(bytes).base64EncodedString()
-        text = text.replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+        text = text.replacing("+", with: "-").replacing("/", with: "_")
         while text.hasSuffix("=") { text.removeLast() }
         return text
     }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import HTTP
 
 /// Sends the requests of one pull over the shared HTTP layer: the source's
@@ -73,8 +73,8 @@ struct HTTPClient: Sendable {
 
     /// A local file as a response: 200 with its bytes, or 404 when it is missing.
     private static func readFile(_ url: URL, displayURL: String) throws -> Response {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), !isDirectory.boolValue else {
+        var isDirectory = false
+        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), !isDirectory else {
             return Response(status: 404, headers: [:], body: [], displayURL: displayURL, attempts: 1)
         }
         do {

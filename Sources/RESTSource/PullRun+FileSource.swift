@@ -1,18 +1,23 @@
 import DocModel
-import Foundation
+import FoundationEssentials
 
 /// The local file source: a JSON document, or NDJSON streamed line by line.
 extension PullRun {
     func readFile(_ file: FileInput, emitter: inout OrderedEmitter, group: inout ThrowingTaskGroup<(Int, Outcome), Error>) async throws {
-        let url = URL(fileURLWithPath: file.path)
         emitter.summary.pages += 1
+        let handle: OpenFile
+        do { handle = try OpenFile(reading: file.path) } catch {
+            throw SourceError.file(path: file.path, reason: error.code == SystemError.noSuchFile ? "no such file or not readable" : error.description)
+        }
         if file.format == .json {
-            let data: Data
-            do { data = try Data(contentsOf: url) } catch {
-                throw SourceError.file(path: file.path, reason: (error as NSError).localizedDescription)
+            var bytes: [UInt8] = []
+            do {
+                while case let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty { bytes += chunk }
+            } catch {
+                throw SourceError.file(path: file.path, reason: error.description)
             }
             let body: JSONValue
-            do { body = try JSONValue(parsing: [UInt8](data)) } catch {
+            do { body = try JSONValue(parsing: bytes) } catch {
                 throw SourceError.file(path: file.path, reason: "invalid JSON: \(error.description)")
             }
             for item in try select(file.records, from: body, origin: file.path, prefix: "file") {
@@ -20,10 +25,6 @@ extension PullRun {
             }
             return
         }
-        guard let handle = FileHandle(forReadingAtPath: file.path) else {
-            throw SourceError.file(path: file.path, reason: "no such file or not readable")
-        }
-        defer { try? handle.close() }
         if config.detail == nil {
             // Nothing to wait for per record: parse, shape and write canonical text on every core.
             try await readLinesInParallel(file, handle: handle, emitter: &emitter)
@@ -38,13 +39,13 @@ extension PullRun {
 
     /// Calls `body` with every line of `handle` and its 1-based number, reading
     /// 1 MiB at a time through `LineSplitter`.
-    func forEachLine(of handle: FileHandle, path: String, _ body: (ArraySlice<UInt8>, Int) async throws -> Void) async throws {
+    func forEachLine(of handle: OpenFile, path: String, _ body: (ArraySlice<UInt8>, Int) async throws -> Void) async throws {
         var splitter = LineSplitter()
         while true {
             try Task.checkCancellation()
-            let chunk: Data
-            do { chunk = try handle.read(upToCount: 1 << 20) ?? Data() } catch {
-                throw SourceError.file(path: path, reason: (error as NSError).localizedDescription)
+            let chunk: [UInt8]
+            do { chunk = try handle.read(upToCount: 1 << 20) } catch {
+                throw SourceError.file(path: path, reason: error.description)
             }
             if chunk.isEmpty { break }
             let first = splitter.lineCount + 1
@@ -71,7 +72,7 @@ extension PullRun {
     /// written as canonical text by a task of its own (as many at once as there
     /// are cores, a few more queued), and the outcomes are emitted in file order.
     /// Memory stays bounded: at most `2 × cores` batches are read ahead.
-    func readLinesInParallel(_ file: FileInput, handle: FileHandle, emitter: inout OrderedEmitter) async throws {
+    func readLinesInParallel(_ file: FileInput, handle: OpenFile, emitter: inout OrderedEmitter) async throws {
         let workers = max(1, ProcessInfo.processInfo.activeProcessorCount)
         try await withThrowingTaskGroup(of: (Int, [LineOutcome]).self) { group in
             var finished: [Int: [LineOutcome]] = [:]

@@ -1,5 +1,5 @@
 import DocModel
-import Foundation
+import FoundationEssentials
 
 /// Walking the list pages: requests, success checks, record selection, stop
 /// conditions and the next page.

@@ -1,5 +1,5 @@
 import DocModel
-import Foundation
+import FoundationEssentials
 
 /// Request URLs: templates rendered and percent-encoded, `Link` headers, the
 /// incremental cursor minus its lag.
@@ -19,10 +19,10 @@ extension PullRun {
     /// The URL of `rel="next"` in a `Link` header.
     static func nextLink(inLinkHeader header: String) -> String? {
         for part in header.split(separator: ",") {
-            let pieces = part.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
+            let pieces = part.split(separator: ";").map { $0.trimmingWhitespace() }
             guard let target = pieces.first, target.hasPrefix("<"), target.hasSuffix(">") else { continue }
             let isNext = pieces.dropFirst().contains { parameter in
-                let lowered = parameter.lowercased().replacingOccurrences(of: " ", with: "")
+                let lowered = parameter.lowercased().replacing(" ", with: "")
                 return lowered == "rel=\"next\"" || lowered == "rel=next" || (lowered.hasPrefix("rel=\"") && lowered.dropFirst(5).dropLast().split(separator: " ").contains("next"))
             }
             if isNext { return String(target.dropFirst().dropLast()) }

@@ -1,5 +1,5 @@
 import DocModel
-import Foundation
+import FoundationEssentials
 
 /// One pull in progress: walks the list pages, fans out detail requests in a
 /// bounded window, shapes, and emits events in list order.

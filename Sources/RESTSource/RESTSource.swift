@@ -1,5 +1,5 @@
 import DocModel
-import Foundation
+import FoundationEssentials
 import HTTP
 
 /// Pulls one source's records: list pages, optional detail requests, shaping

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// `docsync completions bash|zsh|fish`: a completion script built from the command tree.
 struct CompletionsCommand: RunnableCommand, Equatable {
@@ -103,10 +103,10 @@ struct CompletionsCommand: RunnableCommand, Equatable {
     }
 
     private static func escapeSingle(_ text: String) -> String {
-        text.replacingOccurrences(of: "'", with: "'\\''")
+        text.replacing("'", with: "'\\''")
     }
 
     private static func escapeBrackets(_ text: String) -> String {
-        text.replacingOccurrences(of: "[", with: "\\[").replacingOccurrences(of: "]", with: "\\]")
+        text.replacing("[", with: "\\[").replacing("]", with: "\\]")
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// `docsync demo`: the whole product on bundled data, with no network.
 ///

@@ -1,6 +1,6 @@
 import DocModel
 import DocStore
-import Foundation
+import FoundationEssentials
 
 /// `docsync import COLLECTION FILE --key FIELD [--strict]`: loads records into the store.
 struct ImportCommand: RunnableCommand, Equatable {
@@ -111,27 +111,29 @@ struct ImportCommand: RunnableCommand, Equatable {
 
     /// Opens a file for reading, with a message naming it when that fails.
     static func open(_ path: String, shownAs name: String) throws -> ByteSource {
-        var isDirectory: ObjCBool = false
+        var isDirectory = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             throw UserFacingError(message: "cannot read \(name): no such file")
         }
-        guard !isDirectory.boolValue, let handle = FileHandle(forReadingAtPath: path) else {
-            throw UserFacingError(message: "cannot read \(name): \(isDirectory.boolValue ? "it is a directory" : "permission denied")")
+        if isDirectory { throw UserFacingError(message: "cannot read \(name): it is a directory") }
+        do {
+            return .file(try OpenFile(reading: path))
+        } catch {
+            throw UserFacingError(message: "cannot read \(name): \(error.code == SystemError.permissionDenied ? "permission denied" : error.description)")
         }
-        return .fileHandle(handle)
     }
 
     /// Copies `source` to a temporary file, chunk by chunk.
     static func spool(_ source: ByteSource) throws -> URL {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("docsync-import-\(UUID().uuidString).json")
-        guard FileManager.default.createFile(atPath: url.path, contents: nil), let handle = FileHandle(forWritingAtPath: url.path) else {
-            throw UserFacingError(message: "cannot create a temporary file in \(FileManager.default.temporaryDirectory.path)")
+        let file: OpenFile
+        do { file = try OpenFile(creating: url.path) } catch {
+            throw UserFacingError(message: "cannot create a temporary file in \(FileManager.default.temporaryDirectory.path): \(error)")
         }
-        defer { try? handle.close() }
         while true {
             let chunk = try source.read(1 << 16)
             if chunk.isEmpty { break }
-            try handle.write(contentsOf: chunk)
+            try file.write(chunk)
         }
         return url
     }

@@ -1,7 +1,7 @@
 import DocModel
 import DocStore
 import DocSync
-import Foundation
+import FoundationEssentials
 
 /// `docsync init --example NAME`: a starter config for one kind of API, and its store.
 struct InitCommand: RunnableCommand, Equatable {
@@ -43,11 +43,11 @@ struct InitCommand: RunnableCommand, Equatable {
             throw UserFacingError(message: "no example named \(example)", status: .usage)
         }
         // The $schema reference points at the repository's schema folder; outside it, leave it out.
-        text = text.replacingOccurrences(of: "  \"$schema\": \"../schema/docsync.schema.json\",\n", with: "")
+        text = text.replacing("  \"$schema\": \"../schema/docsync.schema.json\",\n", with: "")
         do {
-            try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+            try OpenFile(creating: path).write(Array(text.utf8))
         } catch {
-            throw UserFacingError(message: "cannot write \(configPath): \(error.localizedDescription)", hint: "check that the folder exists and is writable")
+            throw UserFacingError(message: "cannot write \(configPath): \(error)", hint: "check that the folder exists and is writable")
         }
         let config = try SyncConfig.load(path: path)
         let storePath = URL(fileURLWithPath: path).deletingLastPathComponent().appendingPathComponent(config.storePath ?? "docsync.sqlite").path

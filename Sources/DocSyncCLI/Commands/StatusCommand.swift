@@ -1,6 +1,6 @@
 import DocModel
 import DocStore
-import Foundation
+import FoundationEssentials
 
 /// `docsync status`: recent runs, pending pushes per collection, failed records.
 struct StatusCommand: RunnableCommand, Equatable {
@@ -73,9 +73,7 @@ struct StatusCommand: RunnableCommand, Equatable {
     }
 
     static func isoTime(_ date: Date) -> String {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime]
-        return formatter.string(from: date)
+        Date.ISO8601FormatStyle().format(date)
     }
 
     static func duration(_ run: RunRecord) -> Double? {
@@ -89,7 +87,7 @@ struct StatusCommand: RunnableCommand, Equatable {
         out += "\nRecent runs:\n"
         if runs.isEmpty { out += "  none yet: run 'docsync sync'\n" }
         for run in runs {
-            let time = Self.duration(run).map { String(format: "%.1fs", $0) } ?? "-"
+            let time = Self.duration(run).map { String(cFormat: "%.1fs", $0) } ?? "-"
             let c = run.counts
             out += "  #\(run.id)  \(Self.isoTime(run.startedAt))  \(run.command) \(run.sources.joined(separator: ","))  \(run.outcome.rawValue)  \(time)"
             out += "  created \(c.created), updated \(c.updated), deleted \(c.deleted), unchanged \(c.unchanged), failed \(c.failed), pushed \(c.pushed)"

@@ -1,7 +1,7 @@
 import DocModel
 import DocStore
 import DocSync
-import Foundation
+import FoundationEssentials
 
 /// `docsync sync` and `docsync diff`: pull, plan, store and push only the changes.
 struct SyncCommand: RunnableCommand, Equatable {

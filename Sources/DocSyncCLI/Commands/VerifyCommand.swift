@@ -1,7 +1,7 @@
 import DocModel
 import DocStore
 import DocSync
-import Foundation
+import FoundationEssentials
 
 /// `docsync verify`: compare Firestore with what the store believes it holds.
 struct VerifyCommand: RunnableCommand, Equatable {

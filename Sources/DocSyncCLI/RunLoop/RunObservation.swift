@@ -4,7 +4,7 @@ import Glibc
 import Darwin
 #endif
 import DocSync
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 /// Where a run leaves its report and transfer meter for `RunObservation`.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// `docsync sync --every DURATION`: run, sleep with a little jitter, run again,
 /// until a signal cancels the task.
@@ -109,9 +109,9 @@ struct ScheduleEvent: Sendable, Equatable {
 
     static func format(_ duration: Duration) -> String {
         let seconds = Double(duration.milliseconds) / 1000
-        if seconds < 60 { return String(format: "%.1fs", seconds) }
-        if seconds < 3_600 { return String(format: "%dm%02ds", Int(seconds) / 60, Int(seconds) % 60) }
-        return String(format: "%dh%02dm", Int(seconds) / 3_600, (Int(seconds) % 3_600) / 60)
+        if seconds < 60 { return String(cFormat: "%.1fs", seconds) }
+        if seconds < 3_600 { return String(cFormat: "%dm%02ds", Int(seconds) / 60, Int(seconds) % 60) }
+        return String(cFormat: "%dh%02dm", Int(seconds) / 3_600, (Int(seconds) % 3_600) / 60)
     }
 }
 

@@ -1,5 +1,6 @@
 import CCurl
-import Foundation
+import DocModel
+import FoundationEssentials
 import Synchronization
 
 /// libcurl's multi interface, driven by one thread that owns it.
@@ -53,9 +54,11 @@ final class CurlEventLoop: @unchecked Sendable {
         // The connection cache keeps libcurl's default size: four times the
         // transfers added, so a burst of stalled requests cannot push out the
         // kept-alive connections of healthy ones.
-        let thread = Thread { [self] in run() }
-        thread.name = "docsync-curl"
-        thread.start()
+        do {
+            try DetachedThread.start { [self] in run() }
+        } catch {
+            fatalError("docsync could not start its HTTP thread: \(error)")
+        }
     }
 
     /// Sends `request` and returns its response.

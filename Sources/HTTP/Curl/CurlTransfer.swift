@@ -1,5 +1,6 @@
 import CCurl
-import Foundation
+import DocModel
+import FoundationEssentials
 import Synchronization
 
 /// One request on its way through `CurlEventLoop`: the request, the awaiting
@@ -39,7 +40,7 @@ final class CurlTransfer: @unchecked Sendable {
 
     /// libcurl's sentence about the failure, if it wrote one.
     var errorDetail: String? {
-        let text = String(cString: errorBuffer).trimmingCharacters(in: [" ", "\n", "\r"])
+        let text = String(cString: errorBuffer).trimmingWhitespace()
         return text.isEmpty ? nil : text
     }
 
@@ -80,8 +81,8 @@ final class CurlTransfer: @unchecked Sendable {
             return length
         }
         guard let colon = line.firstIndex(of: ":") else { return length }
-        let name = line[..<colon].trimmingCharacters(in: [" ", "\t"]).lowercased()
-        let value = line[line.index(after: colon)...].trimmingCharacters(in: [" ", "\t", "\r", "\n"])
+        let name = line[..<colon].trimmingWhitespace().lowercased()
+        let value = line[line.index(after: colon)...].trimmingWhitespace()
         if let earlier = transfer.responseHeaders[name] {
             transfer.responseHeaders[name] = earlier + ", " + value
         } else {

@@ -1,0 +1,151 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A child process started with `posix_spawn`: the token command of Firestore
+/// credentials, the `docsync-demo` executable.
+///
+/// The child starts with default signal handling and nothing blocked, whatever
+/// this process ignores or blocks (SIGPIPE, once libcurl is loaded). Waiting
+/// happens on a thread of its own, never on a cooperative thread.
+/// (FoundationEssentials has no `Process`; classic Foundation cost about 2 ms
+/// of every start: README, "Start-up".)
+public final class Subprocess: Sendable {
+    /// Where one of the child's standard streams goes.
+    public enum Stream: Sendable {
+        /// The same as this process's.
+        case inherit
+        /// `/dev/null`.
+        case nullDevice
+        /// A pipe read by `wait()` (standard output only).
+        case captured
+    }
+
+    /// How the child ended.
+    public enum Termination: Equatable, Sendable {
+        case exited(Int32)
+        case signaled(Int32)
+    }
+
+    /// The child's process id.
+    public let processIdentifier: pid_t
+    /// The read end of the captured standard output, or -1.
+    private let outputPipe: Int32
+
+    /// Starts `executable` (a path; no PATH search) with `arguments` (not
+    /// including the program name, which is `executable`).
+    ///
+    /// - Parameters:
+    ///   - environment: The child's variables; nil passes this process's on.
+    ///   - currentDirectory: The child's working directory; nil keeps this process's.
+    ///   - ownProcessGroup: Starts the child in a process group of its own, so a
+    ///     terminal's Ctrl-C reaches only this process, which decides what to pass on.
+    /// - Throws: `SystemError` when the child cannot be started (no such file, …).
+    public init(
+        executable: String,
+        arguments: [String],
+        environment: [String: String]? = nil,
+        currentDirectory: String? = nil,
+        standardInput: Stream = .inherit,
+        standardOutput: Stream = .inherit,
+        standardError: Stream = .inherit,
+        ownProcessGroup: Bool = false
+    ) throws(SystemError) {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        var pipeEnds: [Int32] = [-1, -1]
+        if standardOutput == .captured {
+            guard pipe(&pipeEnds) == 0 else { throw SystemError.current() }
+            _ = fcntl(pipeEnds[0], F_SETFD, FD_CLOEXEC)
+            posix_spawn_file_actions_adddup2(&actions, pipeEnds[1], 1)
+            posix_spawn_file_actions_addclose(&actions, pipeEnds[1])
+        }
+        for (stream, descriptor) in [(standardInput, Int32(0)), (standardOutput, 1), (standardError, 2)] where stream == .nullDevice {
+            posix_spawn_file_actions_addopen(&actions, descriptor, "/dev/null", descriptor == 0 ? O_RDONLY : O_WRONLY, 0)
+        }
+        if let currentDirectory {
+            guard let addChdir = Self.addChdir else { throw SystemError(code: ENOSYS) }
+            _ = addChdir(&actions, currentDirectory)
+        }
+
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var allSignals = sigset_t()
+        sigfillset(&allSignals)
+        posix_spawnattr_setsigdefault(&attributes, &allSignals)
+        var noSignals = sigset_t()
+        sigemptyset(&noSignals)
+        posix_spawnattr_setsigmask(&attributes, &noSignals)
+        var flags = Int32(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK)
+        if ownProcessGroup {
+            posix_spawnattr_setpgroup(&attributes, 0)
+            flags |= Int32(POSIX_SPAWN_SETPGROUP)
+        }
+        posix_spawnattr_setflags(&attributes, Int16(flags))
+
+        let argumentStrings = ([executable] + arguments).map { strdup($0) }
+        let environmentStrings = (environment ?? ProcessEnvironment.variables()).map { strdup("\($0.key)=\($0.value)") }
+        defer {
+            for string in argumentStrings { free(string) }
+            for string in environmentStrings { free(string) }
+        }
+        var pid = pid_t()
+        let status = posix_spawn(&pid, executable, &actions, &attributes, argumentStrings + [nil], environmentStrings + [nil])
+        if pipeEnds[1] >= 0 { close(pipeEnds[1]) }
+        guard status == 0 else {
+            if pipeEnds[0] >= 0 { close(pipeEnds[0]) }
+            throw SystemError(code: status)
+        }
+        processIdentifier = pid
+        outputPipe = pipeEnds[0]
+    }
+
+    private typealias AddChdir = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>?, UnsafePointer<CChar>?) -> Int32
+
+    /// glibc's `posix_spawn_file_actions_addchdir_np` (2.29 and later), which the
+    /// Swift overlay does not declare; looked up once.
+    private static let addChdir: AddChdir? = {
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addchdir_np") else { return nil }
+        return unsafeBitCast(symbol, to: AddChdir.self)
+    }()
+
+    /// Sends `signal` to the child (SIGINT to interrupt it, or one passed on).
+    public func send(_ signal: Int32) {
+        _ = kill(processIdentifier, signal)
+    }
+
+    /// Waits for the child to end and returns how it ended and, when standard
+    /// output was captured, everything it wrote there. Call it once.
+    public func wait() async -> (termination: Termination, output: [UInt8]) {
+        let pid = processIdentifier
+        let outputPipe = outputPipe
+        return await withCheckedContinuation { continuation in
+            let waiting: @Sendable () -> Void = {
+                var output: [UInt8] = []
+                if outputPipe >= 0 {
+                    var chunk = [UInt8](repeating: 0, count: 65_536)
+                    while true {
+                        let count = chunk.withUnsafeMutableBytes { read(outputPipe, $0.baseAddress, $0.count) }
+                        if count > 0 { output += chunk[..<count] } else if count == 0 || errno != EINTR { break }
+                    }
+                    close(outputPipe)
+                }
+                var status: Int32 = 0
+                while waitpid(pid, &status, 0) < 0, errno == EINTR {}
+                // The wait(2) status word: low 7 bits the signal, else the exit status in the next byte.
+                let termination: Termination = status & 0x7F == 0 ? .exited((status >> 8) & 0xFF) : .signaled(status & 0x7F)
+                continuation.resume(returning: (termination, output))
+            }
+            do {
+                try DetachedThread.start(waiting)
+            } catch {
+                // No thread to spare: wait right here rather than leave the child unreaped.
+                waiting()
+            }
+        }
+    }
+}
