@@ -47,8 +47,8 @@ struct Pusher {
             var writes: [FirestoreWrite] = []
             var sent: [StoredDocument] = []
             var confirmations: [SyncConfirmation] = []
-            for document in page {
-                switch write(for: document) {
+            for (document, prepared) in zip(page, await prepareWrites(for: page)) {
+                switch prepared {
                 case .send(let write):
                     writes.append(write)
                     sent.append(document)
@@ -91,6 +91,11 @@ struct Pusher {
             try await store.confirm(confirmations)
             done += page.count
             progress.report(.pushed(collection: collection?.description ?? "all", done: done, total: total))
+            // A cancelled push ends as cancelled (the run is recorded interrupted),
+            // even after its last page.
+            try Task.checkCancellation()
+            // A short page was the last: no pending document sorts after it.
+            if page.count < pageSize { break }
         }
         if let before, let after = meter?.snapshot {
             counts.requests = after.requests - before.requests
@@ -106,8 +111,25 @@ struct Pusher {
         case unreadable(RecordFailure)
     }
 
+    /// The writes for `page`, in its order, built on every core: parsing the
+    /// stored documents is most of a push's own work before its first request.
+    func prepareWrites(for page: [StoredDocument]) async -> [PreparedWrite] {
+        let chunkSize = 500
+        guard page.count > chunkSize else { return page.map(Self.write(for:)) }
+        return await withTaskGroup(of: (Int, [PreparedWrite]).self) { group in
+            let starts = Array(stride(from: 0, to: page.count, by: chunkSize))
+            for (number, start) in starts.enumerated() {
+                let chunk = page[start..<min(start + chunkSize, page.count)]
+                group.addTask { (number, chunk.map(Self.write(for:))) }
+            }
+            var chunks = [[PreparedWrite]](repeating: [], count: starts.count)
+            for await (number, prepared) in group { chunks[number] = prepared }
+            return chunks.flatMap { $0 }
+        }
+    }
+
     /// The write that brings the remote document from `syncedData` to `data`.
-    func write(for document: StoredDocument) -> PreparedWrite {
+    static func write(for document: StoredDocument) -> PreparedWrite {
         let precondition = Self.precondition(for: document)
         guard let data = document.data else {
             return .send(FirestoreWrite(path: document.path, operation: .delete, precondition: precondition))
@@ -119,6 +141,12 @@ struct Pusher {
             var synced: [String: JSONValue]?
             if let syncedText = document.syncedData {
                 synced = try JSONValue(parsing: syncedText).objectValue ?? [:]
+            }
+            if precondition == .exists(false) {
+                // A create: the document must not exist, so an update mask could only
+                // name every field. Without one the request is smaller and the
+                // emulator applies it about a third faster (BENCHMARKS.md, notes).
+                return .send(FirestoreWrite(path: document.path, operation: .update(fields: current, mask: nil), precondition: precondition))
             }
             let mask = FieldMask(from: synced, to: current)
             if mask.isEmpty && synced != nil { return .nothingToSend }

@@ -137,6 +137,21 @@ struct PushPreconditionTests {
         #expect(Pusher.precondition(for: try Self.row(data: nil, synced: #"{"n":1}"#, time: nil)) == .none)
     }
 
+    @Test func aCreateSendsTheWholeDocumentWithoutAMaskAndAnUpdateOnlyItsChanges() throws {
+        // Never confirmed: the document must not exist, so the write is the whole
+        // document, without an update mask (smaller, and faster to apply).
+        let create = Pusher.write(for: try Self.row(data: #"{"a":{"b":1},"n":1}"#, synced: nil, time: nil))
+        guard case .send(let created) = create else { Issue.record("no write for a create: \(create)"); return }
+        #expect(created.operation == .update(fields: ["a": ["b": 1], "n": 1], mask: nil))
+        #expect(created.precondition == .exists(false))
+        // Confirmed: only the changed paths, under the confirmed update time.
+        let time = "2026-11-30T23:25:07.942475Z"
+        let update = Pusher.write(for: try Self.row(data: #"{"a":{"b":2},"n":1}"#, synced: #"{"a":{"b":1},"n":1}"#, time: time))
+        guard case .send(let updated) = update else { Issue.record("no write for an update: \(update)"); return }
+        #expect(updated.operation == .update(fields: ["a": ["b": 2]], mask: [FieldPath(["a", "b"])]))
+        #expect(updated.precondition == .updateTime(time))
+    }
+
     @Test func onlyPreconditionStatusesAreResolvedByReading() {
         for status in [FirestoreStatus.alreadyExists, .failedPrecondition, .notFound] {
             #expect(Pusher.isPreconditionFailure(.server(status: status, message: "", document: "Items/a")))
