@@ -39,7 +39,13 @@ final class CurlEventLoop: @unchecked Sendable {
     private static let instance: Result<CurlEventLoop, HTTPError> = {
         CurlLibrary.shared.flatMap { curl in
             guard let multi = curl.api.multi_init() else { return .failure(.unavailable("libcurl could not create a multi handle")) }
-            return .success(CurlEventLoop(curl: curl, multi: multi))
+            let loop = CurlEventLoop(curl: curl, multi: multi)
+            do {
+                try DetachedThread.start { loop.run() }
+            } catch {
+                return .failure(.unavailable("docsync could not start its HTTP thread (\(error))"))
+            }
+            return .success(loop)
         }
     }()
 
@@ -54,11 +60,6 @@ final class CurlEventLoop: @unchecked Sendable {
         // The connection cache keeps libcurl's default size: four times the
         // transfers added, so a burst of stalled requests cannot push out the
         // kept-alive connections of healthy ones.
-        do {
-            try DetachedThread.start { [self] in run() }
-        } catch {
-            fatalError("docsync could not start its HTTP thread: \(error)")
-        }
     }
 
     /// Sends `request` and returns its response.
