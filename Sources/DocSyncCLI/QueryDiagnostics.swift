@@ -3,8 +3,8 @@ import DocStore
 import Firestore
 
 /// Checks on a query that would otherwise answer "(0 documents)" without a word:
-/// timestamp literals that do not parse (an error), and filters that cannot
-/// match what the collection holds (warnings on stderr).
+/// timestamp literals that do not parse (an error), and, when the answer is
+/// empty, filters that cannot match what the collection holds (warnings on stderr).
 enum QueryDiagnostics {
     /// `query` with every `timestamp("…")` literal in canonical form (UTC, `Z`),
     /// so it compares with stored timestamps by time.
@@ -60,21 +60,27 @@ enum QueryDiagnostics {
         }
     }
 
-    /// Warnings for filters that cannot match `sample` (documents of the collection):
-    /// a field no document has, or a comparison with a type the field never holds.
-    static func warnings(for query: Query, sample: [QueryDocument], collection: String) -> [String] {
-        guard !sample.isEmpty else { return [] }
+    /// The field paths `query`'s filters compare: what `warnings` needs sampled.
+    static func comparedPaths(in query: Query) -> [FieldPath] {
+        var seen = Set<FieldPath>()
+        return comparisons(in: query.filters).map(\.0).filter { seen.insert($0).inserted }
+    }
+
+    /// Warnings for filters that cannot match `sample` (the first documents of the
+    /// collection): a field no document has, or a comparison with a type the field never holds.
+    static func warnings(for query: Query, sample: FieldSample, collection: String) -> [String] {
+        guard sample.documentCount > 0 else { return [] }
         var warnings: [String] = []
         var seen = Set<String>()
-        let topLevel = Set(sample.flatMap { $0.data.objectValue.map { Array($0.keys) } ?? [] })
+        let topLevel = sample.topLevelFields
         for (path, op, operand) in comparisons(in: query.filters) {
-            let values = sample.compactMap { $0[path] }
+            let values = sample.values[path] ?? []
             let key = path.description
             if values.isEmpty {
                 guard seen.insert("missing " + key).inserted else { continue }
                 let suggestion = path.segments.count == 1
                     ? Suggestion.nearest(to: key, in: topLevel.sorted()).map { "; did you mean \($0)?" } ?? "" : ""
-                warnings.append("no document of \(collection) has a field \(key)\(sampleNote(sample.count))\(suggestion)")
+                warnings.append("no document of \(collection) has a field \(key)\(sampleNote(sample.documentCount))\(suggestion)")
                 continue
             }
             guard let operand, op != .notEqual, op != .notIn else { continue }
@@ -88,7 +94,7 @@ enum QueryDiagnostics {
             if op == .arrayContains || op == .arrayContainsAny, fieldType == .array {
                 holds = "arrays" + (dominant(heldList).map { " of " + typeName($0) } ?? "")
             }
-            var warning = "\(key) holds \(holds) in \(collection)\(sampleNote(sample.count)), but is compared "
+            var warning = "\(key) holds \(holds) in \(collection)\(sampleNote(sample.documentCount)), but is compared "
                 + "with \(article(operandType)) (\(operand.canonicalText)); a comparison matches only values of the same type"
             if fieldType == .number, case .string(let text) = operand, Double(text) != nil {
                 warning += ": write \(key) \(op.rawValue) \(text) without quotes"

@@ -16,7 +16,7 @@ enum RS256Signer {
         // A memory BIO over the PEM text; -1 lets OpenSSL use strlen on the C string.
         let key: OpaquePointer? = privateKeyPEM.withCString { pem in
             guard let bio = crypto.bio_new_mem_buf(pem, -1) else { return nil }
-            defer { crypto.bio_free(bio) }
+            defer { _ = crypto.bio_free(bio) }
             // No password callback: service-account keys are unencrypted.
             return crypto.pem_read_bio_private_key(bio, nil, nil, nil)
         }

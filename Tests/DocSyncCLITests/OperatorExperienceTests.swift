@@ -384,6 +384,21 @@ struct QueryHintAndConsistencyTests {
         #expect(arrays.stderr.contains("warning: tags holds arrays of strings in Items, but is compared with a number (3)"))
     }
 
+    @Test func onlyAnEmptyAnswerIsCheckedForFiltersThatCannotMatch() async throws {
+        let directory = try await Self.pricedStore()
+        // One branch can never match (a string against numbers), the other does:
+        // documents come back, so there is nothing to explain.
+        let result = await runCLI(["query", "Items", "--where", #"price > "100" || price >= 190"#, "--format", "ndjson"],
+                                  directory: directory)
+        #expect(result.status == .success, "\(result.stderr)")
+        #expect(result.stdout.split(separator: "\n").count == 1)
+        #expect(result.stderr.isEmpty, "\(result.stderr)")
+        // The same bad branch alone comes back empty, and is explained.
+        let empty = await runCLI(["query", "Items", "--where", #"price > "100""#, "--format", "ndjson"], directory: directory)
+        #expect(empty.stdout.isEmpty)
+        #expect(empty.stderr.hasPrefix("warning: price holds numbers in Items"), "\(empty.stderr)")
+    }
+
     @Test func aQueryThatCanMatchPrintsNoWarning() async throws {
         let directory = try await Self.pricedStore()
         let result = await runCLI(["query", "Items", "--where", #"price > 100 && brand in ["B1", "B2"]"#, "--where", "tags array-contains \"x\""],

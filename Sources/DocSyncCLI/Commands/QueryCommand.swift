@@ -126,6 +126,17 @@ struct QueryCommand: RunnableCommand, Equatable {
                                hint: "see 'docsync query --help' for the expression language", status: .usage)
     }
 
+    /// An empty answer to a filtered query: a filter that cannot match what the
+    /// collection holds is said, not answered with silence.
+    private func warnAboutFilters(of query: Query, in store: DocumentStore, environment: Environment) async throws {
+        guard !query.filters.isEmpty else { return }
+        let sample = try await store.fieldSample(in: query.collection, paths: QueryDiagnostics.comparedPaths(in: query),
+                                                 limit: QueryDiagnostics.sampleSize)
+        for warning in QueryDiagnostics.warnings(for: query, sample: sample, collection: query.collection) {
+            environment.stderr.writeLine("warning: " + warning)
+        }
+    }
+
     func run(in environment: Environment) async throws -> ExitStatus {
         let query = try QueryDiagnostics.normalizingTimestamps(try makeQuery())
         let store = try await self.store.open(in: environment)
@@ -134,22 +145,15 @@ struct QueryCommand: RunnableCommand, Equatable {
                 environment.stdout.write(try await store.explain(query).text + "\n")
                 return .success
             }
-            if !query.filters.isEmpty {
-                // A filter that cannot match what the collection holds is said, not answered with silence.
-                var sampleQuery = Query(collection: query.collection)
-                sampleQuery.limit = QueryDiagnostics.sampleSize
-                let sample = try await store.documents(matching: sampleQuery)
-                for warning in QueryDiagnostics.warnings(for: query, sample: sample, collection: query.collection) {
-                    environment.stderr.writeLine("warning: " + warning)
-                }
-            }
             if format == .ndjson || format == .json {
                 // Stored text is canonical already: written out without parsing.
                 let texts = try await store.documentTexts(matching: query)
+                if texts.isEmpty { try await warnAboutFilters(of: query, in: store, environment: environment) }
                 environment.stdout.writeBytes(QueryResultRenderer.render(texts, asArray: format == .json))
                 return .success
             }
             let documents = try await store.documents(matching: query)
+            if documents.isEmpty { try await warnAboutFilters(of: query, in: store, environment: environment) }
             var renderer = QueryResultRenderer(format: format, selection: query.selection)
             renderer.width = TerminalSize.columns(variables: environment.variables, isTerminal: environment.stdout.isTerminal)
             environment.stdout.write(renderer.render(documents))
