@@ -7,8 +7,8 @@ import Firestore
 /// Each document becomes one write whose update mask names only the field paths
 /// changed since the last confirmed push; tombstones become deletes. Only writes
 /// Firestore confirmed are recorded (`synced_data` set in one local transaction per
-/// page), so a crash at any point leaves the rest pending for the next run, and
-/// re-sending a write whose result was lost changes nothing.
+/// answered batch), so a crash at any point leaves the rest pending for the next
+/// run, and re-sending a write whose result was lost changes nothing.
 ///
 /// Every write is conditional (see `Pusher+Conditions.swift`): a late write from
 /// an earlier, killed process can never overwrite a newer one.
@@ -18,11 +18,10 @@ struct Pusher {
     let policy: SyncPolicy
     let progress: ProgressReporter
     let meter: TransferMeter?
-    /// Pending documents read, written and confirmed together. Four times what is
-    /// in flight at once (16,000 with the defaults), so the batches of a page keep
-    /// every request slot busy and a page boundary (where the pusher waits for the
-    /// last batch, then records confirmations) comes rarely; at ~1 KB a document
-    /// that is tens of megabytes at most.
+    /// Pending documents read and written together. Four times what is in flight
+    /// at once (16,000 with the defaults), so the batches of a page keep every
+    /// request slot busy and a page boundary (where the pusher waits for the page's
+    /// last batch) comes rarely; at ~1 KB a document that is tens of megabytes at most.
     var pageSize: Int { max(1_000, policy.batchSize * policy.concurrency * 4) }
 
     /// Pushes the pending documents of `collection` (all collections when nil).
@@ -62,14 +61,14 @@ struct Pusher {
             }
             var round = PushRound(documents: sent, writes: writes)
             for attempt in 1...Self.maximumWriteAttempts {
-                let results = await client.write(round.writes)
+                // Applied writes are recorded in the store batch by batch, as they are answered.
+                let results = try await sendRecordingApplied(round)
                 var conflicts: [StoredDocument] = []
                 for (index, result) in results.enumerated() {
                     let write = round.writes[index]
                     let document = round.documents[index]
                     switch result.outcome {
-                    case .success(let updateTime):
-                        confirmations.append(SyncConfirmation(path: write.path, pushedData: document.data, updateTime: updateTime))
+                    case .success:
                         if case .delete = write.operation { counts.deleted += 1 } else { counts.written += 1 }
                     case .failure(let error) where Self.isPreconditionFailure(error):
                         if let resolved = try await handlePreconditionFailure(
@@ -109,6 +108,30 @@ struct Pusher {
         case send(FirestoreWrite)
         case nothingToSend
         case unreadable(RecordFailure)
+    }
+
+    /// Sends `round` and records each batch's applied writes in the store as soon
+    /// as that batch is answered, while the other batches are in flight: the
+    /// confirmations of a large page no longer wait for its last batch, and a
+    /// push stopped half-way keeps what Firestore had already applied.
+    /// - Throws: `DocStoreError` when the store cannot record them.
+    func sendRecordingApplied(_ round: PushRound) async throws -> [WriteResult] {
+        let (batches, recorder) = AsyncStream<[SyncConfirmation]>.makeStream()
+        async let recording: Void = record(batches)
+        let results = await client.write(round.writes, applied: { applied in
+            recorder.yield(applied.map { write in
+                SyncConfirmation(path: round.writes[write.index].path, pushedData: round.documents[write.index].data,
+                                 updateTime: write.updateTime)
+            })
+        })
+        recorder.finish()
+        try await recording
+        return results
+    }
+
+    /// Records each batch of confirmations in one store transaction.
+    private func record(_ batches: AsyncStream<[SyncConfirmation]>) async throws {
+        for await confirmations in batches { try await store.confirm(confirmations) }
     }
 
     /// The writes for `page`, in its order, built on every core: parsing the

@@ -21,10 +21,18 @@ extension FirestoreClient {
     ///   which means the request itself is at fault: then every write fails with it).
     ///   In atomic mode a refused commit fails all of its writes.
     ///
-    /// - Parameter progress: called with the number of writes finished so far
-    ///   (succeeded or failed for good), after each batch.
-    public func write(_ writes: [FirestoreWrite], progress: (@Sendable (Int) -> Void)? = nil) async -> [WriteResult] {
-        var ledger = WriteLedger(count: writes.count, progress: progress)
+    /// - Parameters:
+    ///   - progress: called with the number of writes finished so far (succeeded
+    ///     or failed for good), after each batch.
+    ///   - applied: called after each batch with the writes of it Firestore applied
+    ///     (their indices in `writes` and update times), so a caller can record
+    ///     them while the other batches are still in flight.
+    public func write(
+        _ writes: [FirestoreWrite],
+        progress: (@Sendable (Int) -> Void)? = nil,
+        applied: (@Sendable (_ applied: [(index: Int, updateTime: String?)]) -> Void)? = nil
+    ) async -> [WriteResult] {
+        var ledger = WriteLedger(count: writes.count, progress: progress, applied: applied)
         for wave in Self.waves(of: writes) {
             await send(wave: wave, of: writes, into: &ledger)
         }
@@ -80,10 +88,12 @@ extension FirestoreClient {
                 group.addTask { await sendBatch(batch) }
             }
             for await results in group {
+                var appliedInBatch: [(index: Int, updateTime: String?)] = []
                 for (write, outcome) in results {
                     switch outcome {
                     case .done(let result):
                         ledger.record(write.index, result)
+                        if case .success(let updateTime) = result { appliedInBatch.append((write.index, updateTime)) }
                     case .retry(let error, let after):
                         var again = write
                         again.attempts += 1
@@ -95,6 +105,7 @@ extension FirestoreClient {
                         }
                     }
                 }
+                ledger.reportApplied(appliedInBatch)
                 ledger.reportProgress()
                 if let batch = queue.next(recordingRefusalsIn: &ledger) { group.addTask { await sendBatch(batch) } }
             }
@@ -107,10 +118,17 @@ extension FirestoreClient {
         private var outcomes: [Result<String?, FirestoreError>?]
         private var finished = 0
         private let progress: (@Sendable (Int) -> Void)?
+        private let applied: (@Sendable ([(index: Int, updateTime: String?)]) -> Void)?
 
-        init(count: Int, progress: (@Sendable (Int) -> Void)?) {
+        init(count: Int, progress: (@Sendable (Int) -> Void)?, applied: (@Sendable ([(index: Int, updateTime: String?)]) -> Void)?) {
             outcomes = Array(repeating: nil, count: count)
             self.progress = progress
+            self.applied = applied
+        }
+
+        /// Hands one batch's applied writes to the caller (nothing when none was applied).
+        func reportApplied(_ writes: [(index: Int, updateTime: String?)]) {
+            if !writes.isEmpty { applied?(writes) }
         }
 
         /// The final outcome of write `index`: its `updateTime`, or why it failed.

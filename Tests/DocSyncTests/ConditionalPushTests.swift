@@ -207,3 +207,48 @@ final class RequestCounts: Sendable {
         counts.withLock { body(&$0) }
     }
 }
+
+/// A push records what Firestore applied batch by batch, while later batches
+/// are still in flight, not once at the end of the page.
+@Suite(.timeLimit(.minutes(1)))
+struct PushRecordingTests {
+    @Test func appliedBatchesAreRecordedWhileALaterOneIsStillInFlight() async throws {
+        let answered = Atomic<Int>(0)
+        let released = Atomic<Bool>(false)
+        let server = try LoopbackHTTPServer { request in
+            guard request.path.hasSuffix(":batchWrite") else { return HTTPResponseSpec(status: 404) }
+            let count = (try? JSONValue(parsing: request.body))?["writes"]?.arrayValue?.count ?? 0
+            // The third batch is held until the test has looked at the store.
+            if answered.load(ordering: .sequentiallyConsistent) >= 2 {
+                while !released.load(ordering: .sequentiallyConsistent) { try? await Task.sleep(for: .milliseconds(5)) }
+            }
+            let results = Array(repeating: #"{"updateTime":"2026-12-01T00:00:00.000001Z"}"#, count: count).joined(separator: ",")
+            let statuses = Array(repeating: "{}", count: count).joined(separator: ",")
+            answered.add(1, ordering: .sequentiallyConsistent)
+            return HTTPResponseSpec(status: 200, headers: ["Content-Type": "application/json"],
+                                    body: Array(#"{"writeResults":[\#(results)],"status":[\#(statuses)]}"#.utf8))
+        }
+        defer { server.stop() }
+        let store = try DocumentStore(path: ":memory:")
+        for index in 0..<15 { try await store.put(["n": .int(Int64(index))], at: try DocumentPath("Items/d\(index)")) }
+        let client = FirestoreClient(database: FirestoreDatabase(projectID: "p"), endpoint: .emulator(host: server.baseURL),
+                                     credentials: .emulatorOwner,
+                                     options: FirestoreClientOptions(maxWritesPerBatch: 5, maxBatchesInFlight: 1, rampUp: false))
+        let engine = SyncEngine(store: store, sources: [], policy: SyncPolicy(), firestore: client, environment: [:])
+        let push = Task { try await engine.push(collections: nil) }
+
+        // Two batches answered, the third held: their ten documents are recorded already.
+        var pending = try await store.pendingCount(in: nil)
+        for _ in 0..<400 where pending != 5 {
+            try await Task.sleep(for: .milliseconds(10))
+            pending = try await store.pendingCount(in: nil)
+        }
+        #expect(answered.load(ordering: .sequentiallyConsistent) == 2)
+        #expect(pending == 5, "the applied batches are recorded while the third is in flight")
+        released.store(true, ordering: .sequentiallyConsistent)
+        let report = try await push.value
+        #expect(report.pushTotals?.written == 15)
+        #expect(try await store.pendingCount(in: nil) == 0)
+        #expect(try await store.get(try DocumentPath("Items/d14"))?.updateTime == "2026-12-01T00:00:00.000001Z")
+    }
+}
