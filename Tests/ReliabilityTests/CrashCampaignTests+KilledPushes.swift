@@ -55,17 +55,22 @@ extension CrashCampaignTests {
             let process = try DocsyncProcess(["push", "--config", world.configPath, "--store", world.storePath, "--quiet"],
                                              in: world.directory, environment: world.environment)
             victim.withLock { $0 = process }
-            let delay = Int.random(in: 300...4_000, using: &random)
-            try await Task.sleep(for: .milliseconds(delay))
-            // A loaded machine may not have sent anything yet: wait (up to 20 s) until
-            // a batch is on its way, so every round can leave a write behind it.
+            // The kill falls at a random moment of the sending: 0–400 ms after the first
+            // batch is on its way (a fixed delay from the start missed whole pushes once
+            // they got fast), and then only while a batch is in flight, so every round
+            // can leave a write behind it. A loaded machine gets up to 20 s to start.
             let waitUntil = ContinuousClock.now + .seconds(20)
             while proxy.inFlight == 0, !process.hasExited, ContinuousClock.now < waitUntil {
-                try await Task.sleep(for: .milliseconds(10))
+                try await Task.sleep(for: .milliseconds(5))
+            }
+            let delay = Int.random(in: 0...400, using: &random)
+            try await Task.sleep(for: .milliseconds(delay))
+            while proxy.inFlight == 0, !process.hasExited, ContinuousClock.now < waitUntil {
+                try await Task.sleep(for: .milliseconds(5))
             }
             process.kill()
             let ended = try await process.result()
-            campaignLog("killed push \(round) after \(delay) ms: signalled=\(ended.wasSignalled), late writes so far \(lateWrites.value)")
+            campaignLog("killed push \(round) \(delay) ms into its sending: signalled=\(ended.wasSignalled), late writes so far \(lateWrites.value)")
         }
         // No waiting: the recovery push starts while late writes are still held.
         let heldAtRecovery = proxy.inFlight
