@@ -61,22 +61,7 @@ public struct FirestoreClient: Sendable {
     /// Percent-encodes everything but RFC 3986's unreserved characters, so ids with
     /// spaces, `#`, `?`, `%` or non-ASCII letters reach Firestore intact.
     static func percentEncoded(_ text: String) -> String {
-        var out = ""
-        out.reserveCapacity(text.utf8.count)
-        let hex = Array("0123456789ABCDEF".utf8)
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
-                 UInt8(ascii: "~"):
-                out.unicodeScalars.append(Unicode.Scalar(byte))
-            default:
-                out.unicodeScalars.append("%")
-                out.unicodeScalars.append(Unicode.Scalar(hex[Int(byte >> 4)]))
-                out.unicodeScalars.append(Unicode.Scalar(hex[Int(byte & 0xF)]))
-            }
-        }
-        return out
+        PercentEncoding.encode(text, keeping: PercentEncoding.unreserved)
     }
 
     // MARK: - One exchange

@@ -50,8 +50,8 @@ extension PullRun {
     /// yet, such as `{cursor}` on the first page, is left out), then `extraQuery`.
     func buildURL(_ request: RequestTemplate, values: (String) -> String?, extraQuery: [(String, String)] = []) throws -> URL {
         let path = try request.path.render(value: values, environment: environment,
-                                           encode: { Self.encode($0, allowed: Self.segmentAllowed) },
-                                           encodeLiteral: { Self.encode($0, allowed: Self.pathLiteralAllowed) })
+                                           encode: { PercentEncoding.encode($0, keeping: PercentEncoding.segmentAllowed) },
+                                           encodeLiteral: { PercentEncoding.encode($0, keeping: Self.pathLiteralAllowed) })
         var text: String
         let lowered = path.lowercased()
         if lowered.hasPrefix("http://") || lowered.hasPrefix("https://") || lowered.hasPrefix("file://") {
@@ -66,16 +66,17 @@ extension PullRun {
             let rendered: String
             do {
                 rendered = try item.value.render(value: values, environment: environment,
-                                                 encode: { Self.encode($0, allowed: Self.queryAllowed) },
-                                                 encodeLiteral: { Self.encode($0, allowed: Self.queryAllowed) })
+                                                 encode: { PercentEncoding.encode($0, keeping: Self.queryAllowed) },
+                                                 encodeLiteral: { PercentEncoding.encode($0, keeping: Self.queryAllowed) })
             } catch {
                 if Self.isOptionalPlaceholder(error) { continue }
                 throw error
             }
-            pairs.append(Self.encode(item.name, allowed: Self.queryAllowed) + "=" + rendered)
+            pairs.append(PercentEncoding.encode(item.name, keeping: Self.queryAllowed) + "=" + rendered)
         }
         for (name, value) in extraQuery {
-            pairs.append(Self.encode(name, allowed: Self.queryAllowed) + "=" + Self.encode(value, allowed: Self.queryAllowed))
+            pairs.append(PercentEncoding.encode(name, keeping: Self.queryAllowed) + "="
+                         + PercentEncoding.encode(value, keeping: Self.queryAllowed))
         }
         if !pairs.isEmpty { text += (text.contains("?") ? "&" : "?") + pairs.joined(separator: "&") }
         guard let url = URL(string: text), url.scheme != nil else {
@@ -89,24 +90,7 @@ extension PullRun {
         !error.isEnvironment && (error.missing == "cursor" || error.missing == "since")
     }
 
-    static let unreserved = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~".utf8)
-    static let segmentAllowed = unreserved.union("!$&'()*+,;=:@".utf8)
-    static let pathLiteralAllowed = segmentAllowed.union("/%?#[]".utf8)
-    static let queryAllowed = unreserved.union("!$'()*,;:@/?".utf8)
-
-    static func encode(_ text: String, allowed: Set<UInt8>) -> String {
-        let hex = Array("0123456789ABCDEF".utf8)
-        var out: [UInt8] = []
-        out.reserveCapacity(text.utf8.count)
-        for byte in text.utf8 {
-            if allowed.contains(byte) {
-                out.append(byte)
-            } else {
-                out.append(UInt8(ascii: "%"))
-                out.append(hex[Int(byte >> 4)])
-                out.append(hex[Int(byte & 15)])
-            }
-        }
-        return String(decoding: out, as: UTF8.self)
-    }
+    /// A literal part of a path template keeps its slashes, escapes and delimiters.
+    static let pathLiteralAllowed = PercentEncoding.segmentAllowed.union("/%?#[]".utf8)
+    static let queryAllowed = PercentEncoding.unreserved.union("!$'()*,;:@/?".utf8)
 }

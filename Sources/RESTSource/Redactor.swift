@@ -1,3 +1,4 @@
+import DocModel
 import FoundationEssentials
 
 /// Replaces secret values (everything that came from `${ENV_VAR}`) with `***`
@@ -10,31 +11,15 @@ struct Redactor: Sendable {
         var set = Set<String>()
         for secret in secrets where !secret.isEmpty {
             set.insert(secret)
-            for kept in [Self.alphanumerics, Self.unreserved, Self.pathAllowed] {
-                set.insert(Self.percentEncoded(secret, keeping: kept))
-            }
+            for kept in Self.encodings { set.insert(PercentEncoding.encode(secret, keeping: kept)) }
         }
         needles = set.sorted { $0.count != $1.count ? $0.count > $1.count : $0 < $1 }
     }
 
-    private static let alphanumerics = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789".utf8)
-    private static let unreserved = alphanumerics.union("-._~".utf8)
-    /// RFC 3986 `pchar` plus `/`: what may stand unencoded in a URL path.
-    private static let pathAllowed = unreserved.union("!$&'()*+,;=:@/".utf8)
-
-    /// `text` with every UTF-8 byte outside `kept` written as `%XX` (upper-case hex).
-    private static func percentEncoded(_ text: String, keeping kept: Set<UInt8>) -> String {
-        let hex = Array("0123456789ABCDEF".utf8)
-        var bytes: [UInt8] = []
-        for byte in text.utf8 {
-            if kept.contains(byte) {
-                bytes.append(byte)
-            } else {
-                bytes += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]]
-            }
-        }
-        return String(decoding: bytes, as: UTF8.self)
-    }
+    /// The forms a secret can take once percent-encoded: letters and digits only,
+    /// RFC 3986 unreserved, and what a URL path leaves alone.
+    private static let encodings = [PercentEncoding.alphanumerics, PercentEncoding.unreserved,
+                                    PercentEncoding.segmentAllowed.union("/".utf8)]
 
     func callAsFunction(_ text: String) -> String {
         var result = text
