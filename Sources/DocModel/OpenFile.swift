@@ -47,6 +47,19 @@ public final class OpenFile: Sendable {
         self.init(descriptor: descriptor, closesWhenReleased: true)
     }
 
+    /// Takes over an open descriptor (a pipe's read end, say); it is closed when
+    /// the last reference goes.
+    public convenience init(adopting descriptor: Int32) {
+        self.init(descriptor: descriptor, closesWhenReleased: true)
+    }
+
+    /// Everything from the current position to the end of the file.
+    public func readToEnd() throws(SystemError) -> [UInt8] {
+        var bytes: [UInt8] = []
+        while case let chunk = try read(upToCount: 1 << 20), !chunk.isEmpty { bytes += chunk }
+        return bytes
+    }
+
     /// Up to `count` bytes; an empty array at the end of the file.
     public func read(upToCount count: Int) throws(SystemError) -> [UInt8] {
         var bytes = [UInt8](repeating: 0, count: count)

@@ -125,15 +125,8 @@ public final class Subprocess: Sendable {
         let outputPipe = outputPipe
         return await withCheckedContinuation { continuation in
             let waiting: @Sendable () -> Void = {
-                var output: [UInt8] = []
-                if outputPipe >= 0 {
-                    var chunk = [UInt8](repeating: 0, count: 65_536)
-                    while true {
-                        let count = chunk.withUnsafeMutableBytes { read(outputPipe, $0.baseAddress, $0.count) }
-                        if count > 0 { output += chunk[..<count] } else if count == 0 || errno != EINTR { break }
-                    }
-                    close(outputPipe)
-                }
+                // Read to the end first: a child blocked on a full pipe would never exit.
+                let output = outputPipe >= 0 ? (try? OpenFile(adopting: outputPipe).readToEnd()) ?? [] : []
                 var status: Int32 = 0
                 while waitpid(pid, &status, 0) < 0, errno == EINTR {}
                 // The wait(2) status word: low 7 bits the signal, else the exit status in the next byte.

@@ -10,10 +10,8 @@ extension PullRun {
             throw SourceError.file(path: file.path, reason: error.code == SystemError.noSuchFile ? "no such file or not readable" : error.description)
         }
         if file.format == .json {
-            var bytes: [UInt8] = []
-            do {
-                while case let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty { bytes += chunk }
-            } catch {
+            let bytes: [UInt8]
+            do { bytes = try handle.readToEnd() } catch {
                 throw SourceError.file(path: file.path, reason: error.description)
             }
             let body: JSONValue

@@ -15,6 +15,12 @@ import Testing
         #expect(long.count == 300 && long.hasSuffix("01"))
     }
 
+    @Test func percentEncodingKeepsOnlyTheAllowedBytes() {
+        #expect(PercentEncoding.encode("a b/é~", keeping: PercentEncoding.unreserved) == "a%20b%2F%C3%A9~")
+        #expect(PercentEncoding.encode("a b/é~", keeping: PercentEncoding.alphanumerics) == "a%20b%2F%C3%A9%7E")
+        #expect(PercentEncoding.encode("x:@=/", keeping: PercentEncoding.segmentAllowed) == "x:@=%2F")
+    }
+
     @Test func trimmingWhitespaceRemovesSpacesTabsAndLineBreaksAtBothEnds() {
         #expect("  a b \t\r\n".trimmingWhitespace() == "a b")
         #expect("\u{00A0}x\u{2003}".trimmingWhitespace() == "x")
@@ -28,9 +34,9 @@ import Testing
         let bytes = (0..<200_000).map { UInt8(truncatingIfNeeded: $0) }
         try OpenFile(creating: path).write(bytes)
         let file = try OpenFile(reading: path)
-        var read: [UInt8] = []
-        while case let chunk = try file.read(upToCount: 65_536), !chunk.isEmpty { read += chunk }
-        #expect(read == bytes)
+        #expect(try file.read(upToCount: 65_536) == Array(bytes.prefix(65_536)))
+        #expect(try file.readToEnd() == Array(bytes.dropFirst(65_536)))
+        #expect(try file.read(upToCount: 10).isEmpty, "at the end")
 
         #expect(throws: SystemError(code: SystemError.noSuchFile)) { try OpenFile(reading: path + ".missing") }
         #expect(SystemError(code: SystemError.noSuchFile).description == "No such file or directory")
