@@ -14,6 +14,23 @@ enum DocsyncBinary {
         var stderr: String
     }
 
+    /// Starts the binary with `arguments` in `directory`, standard output discarded and
+    /// standard error written to the file `stderr` there, whose path is returned so a
+    /// test can read it while the process runs.
+    static func start(_ arguments: [String], in directory: TemporaryDirectory) throws -> (process: Process, stderrPath: String) {
+        let process = Process()
+        guard let binary = url else { throw CocoaError(.fileNoSuchFile) }
+        process.executableURL = binary
+        process.arguments = arguments
+        process.currentDirectoryURL = directory.url
+        let errPath = directory.path("stderr")
+        _ = FileManager.default.createFile(atPath: errPath, contents: nil)
+        process.standardError = FileHandle(forWritingAtPath: errPath)
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        return (process, errPath)
+    }
+
     /// Runs `executable` with `arguments` in `directory`, feeding `stdin`.
     static func run(_ arguments: [String], stdin: String = "", in directory: TemporaryDirectory, executable: URL? = nil) throws -> Result {
         let process = Process()

@@ -535,16 +535,8 @@ struct InterruptNoticeTests {
         }
         defer { server.stop() }
         _ = try directory.write(OperatorExperienceTests.apiConfig(server.baseURL), to: "docsync.json")
-        let process = Process()
-        let binaryURL = try #require(DocsyncBinary.url)
-        process.executableURL = binaryURL
-        process.arguments = ["sync", "--no-push"]
-        process.currentDirectoryURL = directory.url
-        let errPath = directory.path("stderr")
-        _ = FileManager.default.createFile(atPath: errPath, contents: nil)
-        process.standardError = FileHandle(forWritingAtPath: errPath)
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
+        _ = try #require(DocsyncBinary.url)
+        let (process, errPath) = try DocsyncBinary.start(["sync", "--no-push"], in: directory)
         for _ in 0..<200 where !arrived.isSet { try await Task.sleep(for: .milliseconds(50)) }
         #expect(arrived.isSet, "the pull started")
         let signalled = ContinuousClock.now

@@ -81,15 +81,8 @@ struct RunScheduleEndToEndTests {
         }
         defer { server.stop() }
         _ = try directory.write(OperatorExperienceTests.apiConfig(server.baseURL), to: "docsync.json")
-        let process = Process()
-        process.executableURL = try #require(DocsyncBinary.url)
-        process.arguments = ["sync", "--no-push", "--every", "2s", "--format", "summary"]
-        process.currentDirectoryURL = directory.url
-        let errPath = directory.path("stderr")
-        _ = FileManager.default.createFile(atPath: errPath, contents: nil)
-        process.standardError = FileHandle(forWritingAtPath: errPath)
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
+        _ = try #require(DocsyncBinary.url)
+        let (process, errPath) = try DocsyncBinary.start(["sync", "--no-push", "--every", "2s", "--format", "summary"], in: directory)
         // Timed from the first run's request, not from the start of a process
         // that a busy machine may be slow to launch.
         let waitStarted = ContinuousClock.now
@@ -123,15 +116,8 @@ struct RunScheduleEndToEndTests {
         _ = try directory.write(#"[{"id":"a","n":1}]"#, to: "items.json")
         _ = try directory.write(#"{"store": "s.sqlite", "sources": [{"name": "api", "collection": "Items", "file": "items.json", "key": "id"}]}"#,
                                 to: "docsync.json")
-        let process = Process()
-        process.executableURL = try #require(DocsyncBinary.url)
-        process.arguments = ["sync", "--no-push", "--every", "1s", "--log-format", "json", "--metrics-file", "m.prom"]
-        process.currentDirectoryURL = directory.url
-        let errPath = directory.path("stderr")
-        _ = FileManager.default.createFile(atPath: errPath, contents: nil)
-        process.standardError = FileHandle(forWritingAtPath: errPath)
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
+        _ = try #require(DocsyncBinary.url)
+        let (process, errPath) = try DocsyncBinary.start(["sync", "--no-push", "--every", "1s", "--log-format", "json", "--metrics-file", "m.prom"], in: directory)
         let waitStarted = ContinuousClock.now
         while ContinuousClock.now - waitStarted < .seconds(30) {
             let log = (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? ""

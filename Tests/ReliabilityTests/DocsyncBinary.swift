@@ -72,12 +72,7 @@ final class DocsyncProcess: Sendable {
 
     /// Sends SIGKILL (the process cannot clean up); nothing if it already ended.
     func kill() {
-        guard !hasExited else { return }
-        #if canImport(Glibc)
-        _ = Glibc.kill(process.processIdentifier, SIGKILL)
-        #else
-        _ = Darwin.kill(process.processIdentifier, SIGKILL)
-        #endif
+        send(SIGKILL)
     }
 
     /// Sends `signo` (SIGINT, SIGTERM, …); nothing if the process already ended.
