@@ -39,7 +39,7 @@ let package = Package(
         .executableTarget(name: "docsync-bench", dependencies: ["DocModel", "DocStore", "HTTP", "Firestore", "DocSync", "LoopbackHTTP"]),
         .target(name: "SampleAPI", dependencies: ["DocModel"]),
         .target(name: "LoopbackHTTP"),
-        .target(name: "EmulatorLauncher", dependencies: ["HTTP"]),
+        .target(name: "EmulatorLauncher", dependencies: ["DocModel", "HTTP"]),
         .target(name: "TestSupport", dependencies: ["DocModel", "HTTP", "SampleAPI", "LoopbackHTTP", "EmulatorLauncher"]),
         .testTarget(name: "DocModelTests", dependencies: ["DocModel"]),
         .testTarget(name: "DocStoreTests", dependencies: ["DocModel", "DocStore", "CSQLite"]),

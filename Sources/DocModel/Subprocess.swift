@@ -14,13 +14,16 @@ import Darwin
 /// of every start: README, "Start-up".)
 public final class Subprocess: Sendable {
     /// Where one of the child's standard streams goes.
-    public enum Stream: Sendable {
+    public enum Stream: Equatable, Sendable {
         /// The same as this process's.
         case inherit
         /// `/dev/null`.
         case nullDevice
         /// A pipe read by `wait()` (standard output only).
         case captured
+        /// The file at this path: read from for standard input; for output,
+        /// created or emptied first, then written to.
+        case file(String)
     }
 
     /// How the child ended.
@@ -57,15 +60,27 @@ public final class Subprocess: Sendable {
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         var pipeEnds: [Int32] = [-1, -1]
-        if standardOutput == .captured {
-            guard pipe(&pipeEnds) == 0 else { throw SystemError.current() }
-            _ = fcntl(pipeEnds[0], F_SETFD, FD_CLOEXEC)
+        if case .captured = standardOutput {
+            // Both ends close-on-exec from the start: a child another thread starts
+            // meanwhile must not inherit the write end, or this pipe never reaches EOF.
+            guard Self.closeOnExecPipe(&pipeEnds) == 0 else { throw SystemError.current() }
             posix_spawn_file_actions_adddup2(&actions, pipeEnds[1], 1)
-            posix_spawn_file_actions_addclose(&actions, pipeEnds[1])
         }
-        for (stream, descriptor) in [(standardInput, Int32(0)), (standardOutput, 1), (standardError, 2)] where stream == .nullDevice {
-            posix_spawn_file_actions_addopen(&actions, descriptor, "/dev/null", descriptor == 0 ? O_RDONLY : O_WRONLY, 0)
+        for (stream, descriptor) in [(standardInput, Int32(0)), (standardOutput, 1), (standardError, 2)] {
+            switch stream {
+            case .nullDevice:
+                posix_spawn_file_actions_addopen(&actions, descriptor, "/dev/null", descriptor == 0 ? O_RDONLY : O_WRONLY, 0)
+            case .file(let path):
+                let mode = descriptor == 0 ? O_RDONLY : O_WRONLY | O_CREAT | O_TRUNC
+                posix_spawn_file_actions_addopen(&actions, descriptor, path, mode, 0o644)
+            case .inherit, .captured:
+                break
+            }
         }
+        // Nothing but the three standard streams reaches the child: not the store's
+        // database, not libcurl's sockets, not a pipe of another child (whose reader
+        // would wait for this one to end before it saw EOF).
+        if let addCloseFrom = Self.addCloseFrom { _ = addCloseFrom(&actions, 3) }
         if let currentDirectory {
             guard let addChdir = Self.addChdir else { throw SystemError(code: ENOSYS) }
             _ = addChdir(&actions, currentDirectory)
@@ -105,12 +120,37 @@ public final class Subprocess: Sendable {
     }
 
     private typealias AddChdir = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>?, UnsafePointer<CChar>?) -> Int32
+    private typealias AddCloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>?, Int32) -> Int32
+
+    /// glibc's `posix_spawn_file_actions_addclosefrom_np` (2.34 and later), likewise
+    /// undeclared; without it, descriptors this process opens close-on-exec (as
+    /// `OpenFile` and the pipe above do) are still kept from the child.
+    private static let addCloseFrom: AddCloseFrom? = {
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np") else { return nil }
+        return unsafeBitCast(symbol, to: AddCloseFrom.self)
+    }()
 
     /// glibc's `posix_spawn_file_actions_addchdir_np` (2.29 and later), which the
     /// Swift overlay does not declare; looked up once.
     private static let addChdir: AddChdir? = {
         guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addchdir_np") else { return nil }
         return unsafeBitCast(symbol, to: AddChdir.self)
+    }()
+
+    private typealias Pipe2 = @convention(c) (UnsafeMutablePointer<Int32>?, Int32) -> Int32
+
+    /// `pipe2(ends, O_CLOEXEC)`, which the Swift overlay does not declare (it is a
+    /// GNU extension); `pipe` and `fcntl` where it is missing.
+    private static func closeOnExecPipe(_ ends: inout [Int32]) -> Int32 {
+        if let pipe2 = Self.pipe2 { return ends.withUnsafeMutableBufferPointer { pipe2($0.baseAddress, O_CLOEXEC) } }
+        guard pipe(&ends) == 0 else { return -1 }
+        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+        return 0
+    }
+
+    private static let pipe2: Pipe2? = {
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "pipe2") else { return nil }
+        return unsafeBitCast(symbol, to: Pipe2.self)
     }()
 
     /// Sends `signal` to the child (SIGINT to interrupt it, or one passed on).

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import DocModel
 import Foundation
 import HTTP
 import Synchronization
@@ -65,9 +66,6 @@ public enum FirestoreEmulatorProcess {
             while kill -0 "$DOCSYNC_PARENT" 2>/dev/null; do sleep 1; done
             kill -TERM -$! 2>/dev/null; sleep 3; kill -KILL -$! 2>/dev/null; rm -rf "$DOCSYNC_WORKDIR"; kill -KILL -$$ 2>/dev/null
             """
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", "exec setsid /bin/sh -c '\(script.replacingOccurrences(of: "'", with: "'\\''"))'"]
         var environment = ProcessInfo.processInfo.environment
         environment["DOCSYNC_PIDFILE"] = pidFile
         environment["DOCSYNC_GCLOUD"] = gcloud
@@ -76,11 +74,23 @@ public enum FirestoreEmulatorProcess {
         environment["DOCSYNC_PARENT"] = String(getpid())
         environment["DOCSYNC_WORKDIR"] = directory.path
         environment.removeValue(forKey: "FIRESTORE_EMULATOR_HOST")
-        process.environment = environment
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        // Subprocess, not Foundation's Process: the launcher lives as long as this
+        // process, and Subprocess closes every descriptor above 2 in the child as it
+        // starts. Process closes the ones it saw open a moment earlier, so a socket
+        // or pipe another thread opened meanwhile could stay open in the emulator
+        // for good: a connection that never ends, a child whose exit is never seen.
+        let launcher: Subprocess
+        do {
+            launcher = try Subprocess(
+                executable: "/bin/sh",
+                arguments: ["-c", "exec setsid /bin/sh -c '\(script.replacingOccurrences(of: "'", with: "'\\''"))'"],
+                environment: environment,
+                standardInput: .nullDevice, standardOutput: .nullDevice, standardError: .nullDevice)
+        } catch {
+            throw FirestoreEmulatorProcess.LaunchError(description: "could not start /bin/sh for the emulator: \(error)")
+        }
+        // Reaped whenever it ends (stop() kills it), on a thread of its own.
+        Task.detached { _ = await launcher.wait() }
 
         // Register the group for the atexit handler as soon as it is known.
         var groups: [pid_t] = []

@@ -107,10 +107,14 @@ public final class LoopbackHTTPServer: Sendable {
 
     public init(handler: @escaping @Sendable (HTTPRequestRecord) async -> HTTPResponseSpec) throws {
         self.handler = handler
+        // Close-on-exec, here and for every accepted connection: a child process that
+        // another thread starts must not inherit a socket, or closing it here would
+        // neither end the connection nor reset it while that child lives.
         #if canImport(Glibc)
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         #else
         let fd = socket(AF_INET, SOCK_STREAM, 0)
+        if fd >= 0 { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
         #endif
         guard fd >= 0 else { throw LoopbackServerError(operation: "socket", code: errno) }
         var yes: Int32 = 1
@@ -201,6 +205,7 @@ public final class LoopbackHTTPServer: Sendable {
             if fds[1].revents != 0 { return }
             guard fds[0].revents != 0 else { continue }
             let client = accept(listenFD, nil, nil)
+            if client >= 0 { _ = fcntl(client, F_SETFD, FD_CLOEXEC) }
             guard client >= 0 else {
                 if errno == EINTR || errno == EAGAIN || errno == ECONNABORTED { continue }
                 return

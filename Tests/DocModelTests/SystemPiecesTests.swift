@@ -80,6 +80,39 @@ import Testing
         }
     }
 
+    /// A descriptor this process holds open, even one not marked close-on-exec,
+    /// never reaches a child: a child that outlives its sibling's pipe or socket
+    /// would keep that reader from ever seeing the end (a hang, seen in CI).
+    @Test func aChildGetsOnlyTheThreeStandardStreams() async throws {
+        let directory = FileManager.default.temporaryDirectory.path
+        let inheritable = open(directory, O_RDONLY)  // no O_CLOEXEC on purpose
+        try #require(inheritable > 2)
+        defer { close(inheritable) }
+        let child = try Subprocess(executable: "/bin/sh", arguments: ["-c", "ls /proc/$$/fd"], standardOutput: .captured)
+        let (termination, output) = await child.wait()
+        #expect(termination == .exited(0))
+        let descriptors = String(decoding: output, as: UTF8.self).split(separator: "\n").compactMap { Int32($0) }
+        #expect(descriptors.sorted() == [0, 1, 2], "the child holds more than its three streams: \(descriptors)")
+    }
+
+    @Test func standardStreamsCanBeFiles() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("subprocess-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let input = directory.appendingPathComponent("in.txt").path
+        let outPath = directory.appendingPathComponent("out.txt").path, errPath = directory.appendingPathComponent("err.txt").path
+        try "from a file\n".write(toFile: input, atomically: false, encoding: .utf8)
+        try "old text that must go".write(toFile: outPath, atomically: false, encoding: .utf8)
+        let child = try Subprocess(executable: "/bin/sh", arguments: ["-c", "cat; echo oops >&2"],
+                                   standardInput: .file(input), standardOutput: .file(outPath), standardError: .file(errPath))
+        #expect(await child.wait().termination == .exited(0))
+        #expect(try String(contentsOfFile: outPath, encoding: .utf8) == "from a file\n")
+        #expect(try String(contentsOfFile: errPath, encoding: .utf8) == "oops\n")
+        #expect(throws: SystemError(code: SystemError.noSuchFile)) {
+            try Subprocess(executable: "/bin/sh", arguments: ["-c", "true"], standardInput: .file(directory.appendingPathComponent("missing").path))
+        }
+    }
+
     @Test func processEnvironmentMatchesGetenv() {
         let variables = ProcessEnvironment.variables()
         #expect(variables["PATH"] == ProcessInfo.processInfo.environment["PATH"])

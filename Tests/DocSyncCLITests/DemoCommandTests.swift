@@ -79,27 +79,27 @@ import TestSupport
 /// itself carries no demo (STYLE R25).
 @Suite(.tags(.endToEnd), .enabled(if: DemoBinaries.areBuilt, "build first: swift build"), .timeLimit(.minutes(5)))
 struct DemoSeamEndToEndTests {
-    @Test func docsyncDemoRunsTheDemoExecutableAndPassesItsStatusThrough() throws {
+    @Test func docsyncDemoRunsTheDemoExecutableAndPassesItsStatusThrough() async throws {
         let directory = try TemporaryDirectory()
-        let result = try DocsyncBinary.run(["demo", "--no-emulator", "--store", "demo.sqlite", "--quiet"], in: directory)
+        let result = try await DocsyncBinary.run(["demo", "--no-emulator", "--store", "demo.sqlite", "--quiet"], in: directory)
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains("no emulator (--no-emulator): the push is planned only"))
         #expect(result.stdout.contains("Plan: 0 to create, 3 to update, 1 to delete, 146 unchanged, 0 failed."))
         #expect(FileManager.default.fileExists(atPath: directory.path("demo.sqlite")))
     }
 
-    @Test func docsyncWithoutTheDemoExecutableSaysHowToBuildIt() throws {
+    @Test func docsyncWithoutTheDemoExecutableSaysHowToBuildIt() async throws {
         let directory = try TemporaryDirectory()
         let lone = URL(fileURLWithPath: directory.path("docsync"))
         try FileManager.default.copyItem(at: try #require(DocsyncBinary.url), to: lone)
-        let result = try DocsyncBinary.run(["demo"], in: directory, executable: lone)
+        let result = try await DocsyncBinary.run(["demo"], in: directory, executable: lone)
         #expect(result.status == 1)
         #expect(result.stderr.contains("error: the demo is not installed: no docsync-demo next to docsync or on PATH"))
         #expect(result.stderr.contains("hint: build it with 'swift build --product docsync-demo'"))
     }
 
-    /// SIGINT only: this test runner's threads block signals and docsync inherits
-    /// that mask; docsync unblocks SIGINT and SIGTERM itself (SignalStop.unblockSignals).
+    /// Ctrl-C reaches docsync as SIGINT; docsync passes it on to the demo and
+    /// reports how the demo ended.
     @Test func ctrlCToDocsyncReachesTheDemoAndDocsyncWaitsForIt() async throws {
         let signal = SIGINT
         let directory = try TemporaryDirectory()
@@ -108,27 +108,19 @@ struct DemoSeamEndToEndTests {
         // A demo that says it started, then waits; only a signal ends it early.
         let demo = try directory.write("#!/bin/sh\necho started > started.txt\nexec sleep 300\n", to: "docsync-demo")
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: demo)
-        let process = Process()
-        process.executableURL = lone
-        process.arguments = ["demo"]
-        process.currentDirectoryURL = directory.url
-        process.standardOutput = FileHandle.nullDevice
-        let errors = Pipe()
-        process.standardError = errors
+        let process = try ChildProcess(lone.path, ["demo"], in: directory.url.path)
         let started = ContinuousClock.now
-        try process.run()
         while !FileManager.default.fileExists(atPath: directory.path("started.txt")), ContinuousClock.now - started < .seconds(20) {
             try await Task.sleep(for: .milliseconds(50))
         }
         try await Task.sleep(for: .milliseconds(200))  // the handler is installed right after the launch
-        kill(process.processIdentifier, signal)
-        let signalled = ContinuousClock.now
-        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+        process.send(signal)
         // The demo sleeps 300 s: ending well before that means the signal reached it
         // (a hang guard, not a speed assertion; generous for a loaded machine).
-        #expect(ContinuousClock.now - signalled < .seconds(120), "docsync waited for the whole sleep")
-        #expect(process.terminationReason == .exit && process.terminationStatus == 1, "\(stderr)")
+        #expect(await process.ends(within: .seconds(120)), "docsync waited for the whole sleep")
+        let result = try await process.result()
+        let stderr = result.stderr
+        #expect(!result.wasSignalled && result.status == 1, "\(stderr)")
         #expect(stderr.contains("error: docsync-demo was stopped by signal \(signal)"))
     }
 

@@ -8,101 +8,68 @@ import Testing
 enum DocsyncBinary {
     static let url = DocsyncExecutable.url
 
-    struct Result {
-        var status: Int32
-        var stdout: String
-        var stderr: String
-    }
+    typealias Result = ChildProcess.Result
 
-    /// Starts the binary with `arguments` in `directory`, standard output discarded and
-    /// standard error written to the file `stderr` there, whose path is returned so a
-    /// test can read it while the process runs.
-    static func start(_ arguments: [String], in directory: TemporaryDirectory) throws -> (process: Process, stderrPath: String) {
-        let process = Process()
+    /// Starts the binary with `arguments` in `directory`, standard input empty
+    /// (`/dev/null`); a test reads its standard error from `stderrPath` while it runs.
+    static func start(_ arguments: [String], in directory: TemporaryDirectory) throws -> ChildProcess {
         guard let binary = url else { throw CocoaError(.fileNoSuchFile) }
-        process.executableURL = binary
-        process.arguments = arguments
-        process.currentDirectoryURL = directory.url
-        let errPath = directory.path("stderr")
-        _ = FileManager.default.createFile(atPath: errPath, contents: nil)
-        process.standardError = FileHandle(forWritingAtPath: errPath)
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        return (process, errPath)
+        return try ChildProcess(binary.path, arguments, in: directory.url.path)
     }
 
-    /// Runs `executable` with `arguments` in `directory`, feeding `stdin`.
-    static func run(_ arguments: [String], stdin: String = "", in directory: TemporaryDirectory, executable: URL? = nil) throws -> Result {
-        let process = Process()
+    /// Runs `executable` (the built binary unless given) with `arguments` in
+    /// `directory` to the end, feeding `stdin`.
+    static func run(_ arguments: [String], stdin: String = "", in directory: TemporaryDirectory, executable: URL? = nil) async throws -> Result {
         guard let binary = executable ?? url else { throw CocoaError(.fileNoSuchFile) }
-        process.executableURL = binary
-        process.arguments = arguments
-        process.currentDirectoryURL = directory.url
-        let outPath = directory.path("stdout-\(UUID().uuidString)")
-        let errPath = directory.path("stderr-\(UUID().uuidString)")
-        _ = FileManager.default.createFile(atPath: outPath, contents: nil)
-        _ = FileManager.default.createFile(atPath: errPath, contents: nil)
-        process.standardOutput = FileHandle(forWritingAtPath: outPath)
-        process.standardError = FileHandle(forWritingAtPath: errPath)
-        let input = Pipe()
-        process.standardInput = input
-        try process.run()
-        try input.fileHandleForWriting.write(contentsOf: Data(stdin.utf8))
-        try input.fileHandleForWriting.close()
-        process.waitUntilExit()
-        return Result(
-            status: process.terminationStatus,
-            stdout: String(decoding: try Data(contentsOf: URL(fileURLWithPath: outPath)), as: UTF8.self),
-            stderr: String(decoding: try Data(contentsOf: URL(fileURLWithPath: errPath)), as: UTF8.self)
-        )
+        return try await ChildProcess(binary.path, arguments, in: directory.url.path, stdin: stdin).result()
     }
 }
 
 @Suite(.tags(.endToEnd), .enabled(if: DocsyncBinary.url != nil, "build the executable first: swift build --product docsync"), .timeLimit(.minutes(5)))
 struct EndToEndTests {
-    @Test func versionAndHelpGoToStdoutWithStatusZero() throws {
+    @Test func versionAndHelpGoToStdoutWithStatusZero() async throws {
         let directory = try TemporaryDirectory()
-        let version = try DocsyncBinary.run(["--version"], in: directory)
+        let version = try await DocsyncBinary.run(["--version"], in: directory)
         #expect(version.status == 0)
         #expect(version.stdout.hasPrefix("docsync "))
-        let help = try DocsyncBinary.run(["import", "--help"], in: directory)
+        let help = try await DocsyncBinary.run(["import", "--help"], in: directory)
         #expect(help.status == 0)
         #expect(help.stdout.hasPrefix("OVERVIEW: "))
         #expect(help.stderr.isEmpty)
     }
 
-    @Test func usageErrorExitsWith64() throws {
+    @Test func usageErrorExitsWith64() async throws {
         let directory = try TemporaryDirectory()
-        let result = try DocsyncBinary.run(["count"], in: directory)
+        let result = try await DocsyncBinary.run(["count"], in: directory)
         #expect(result.status == 64)
         #expect(result.stdout.isEmpty)
         #expect(result.stderr.hasPrefix("error: missing argument '<collection>'\nUsage: docsync count"))
     }
 
-    @Test func importFromStdinThenGetAndExport() throws {
+    @Test func importFromStdinThenGetAndExport() async throws {
         let directory = try TemporaryDirectory()
         let input = "{\"id\":\"b\",\"v\":2}\n{\"v\":1,\"id\":\"a\"}\n{\"id\":\"c\",\n"
-        let imported = try DocsyncBinary.run(["import", "Perfume", "-", "--key", "id"], stdin: input, in: directory)
+        let imported = try await DocsyncBinary.run(["import", "Perfume", "-", "--key", "id"], stdin: input, in: directory)
         #expect(imported.status == 3)
         #expect(imported.stderr.contains("error: stdin: line 3: invalid JSON"))
         #expect(imported.stderr.hasSuffix("imported 2, failed 1\n"))
-        let exported = try DocsyncBinary.run(["export", "Perfume"], in: directory)
+        let exported = try await DocsyncBinary.run(["export", "Perfume"], in: directory)
         #expect(exported.status == 0)
         #expect(exported.stdout == "{\"id\":\"a\",\"v\":1}\n{\"id\":\"b\",\"v\":2}\n")
-        let missing = try DocsyncBinary.run(["get", "Perfume", "zz"], in: directory)
+        let missing = try await DocsyncBinary.run(["get", "Perfume", "zz"], in: directory)
         #expect(missing.status == 1)
         #expect(missing.stderr == "error: no document Perfume/zz in store ./docsync.sqlite\n")
     }
 
-    @Test func copiedBinaryStillCreatesAndMigratesAStore() throws {
+    @Test func copiedBinaryStillCreatesAndMigratesAStore() async throws {
         let directory = try TemporaryDirectory()
         let copy = directory.url.appendingPathComponent("docsync-copy")
         try FileManager.default.copyItem(at: try #require(DocsyncBinary.url), to: copy)
-        let imported = try DocsyncBinary.run(["import", "Perfume", "-", "--key", "id", "--store", "fresh.sqlite"],
+        let imported = try await DocsyncBinary.run(["import", "Perfume", "-", "--key", "id", "--store", "fresh.sqlite"],
                                              stdin: "{\"id\":\"x\"}\n", in: directory, executable: copy)
         #expect(imported.status == 0)
         #expect(imported.stderr == "imported 1, failed 0\n")
-        let counted = try DocsyncBinary.run(["count", "Perfume", "--store", "fresh.sqlite"], in: directory, executable: copy)
+        let counted = try await DocsyncBinary.run(["count", "Perfume", "--store", "fresh.sqlite"], in: directory, executable: copy)
         #expect(counted.stdout == "1\n")
         #expect(try Migrator(migrations: Migration.embedded).isUpToDate(Connection(path: directory.path("fresh.sqlite"))))
     }
@@ -115,7 +82,7 @@ struct EndToEndTests {
         let holder = try Connection(path: file)
         try holder.execute("BEGIN IMMEDIATE")
         try holder.execute("DELETE FROM documents")
-        let blocked = try DocsyncBinary.run(["import", "Perfume", "-", "--key", "id", "--store", file, "--wait", "0.2"],
+        let blocked = try await DocsyncBinary.run(["import", "Perfume", "-", "--key", "id", "--store", file, "--wait", "0.2"],
                                             stdin: "{\"id\":\"b\"}\n", in: directory)
         try holder.execute("ROLLBACK")
         #expect(blocked.status == 75)
@@ -124,7 +91,7 @@ struct EndToEndTests {
             hint: wait for the other docsync process to finish, then run the command again
 
             """)
-        let after = try DocsyncBinary.run(["import", "Perfume", "-", "--key", "id", "--store", file], stdin: "{\"id\":\"b\"}\n", in: directory)
+        let after = try await DocsyncBinary.run(["import", "Perfume", "-", "--key", "id", "--store", file], stdin: "{\"id\":\"b\"}\n", in: directory)
         #expect(after.status == 0)
         #expect(try await store.list(.init("Perfume"), limit: 10).map(\.path.id) == ["a", "b"])
         #expect(try await store.integrityCheck() == "ok")

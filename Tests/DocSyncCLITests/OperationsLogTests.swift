@@ -104,17 +104,10 @@ struct OperationsLogTests {
                                 to: "docsync.json")
         let result = await runCLI(["sync", "--no-push", "--quiet", "--metrics-file", "m.prom"], directory: directory)
         #expect(result.status == .success, "\(result.stderr)")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/promtool")
-        process.arguments = ["check", "metrics"]
-        process.standardInput = try FileHandle(forReadingFrom: URL(fileURLWithPath: directory.path("m.prom")))
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "\(text)")
+        let metrics = try String(contentsOfFile: directory.path("m.prom"), encoding: .utf8)
+        let lint = try await ChildProcess("/usr/bin/promtool", ["check", "metrics"], in: directory.url.path, stdin: metrics).result()
+        let text = lint.stdout + lint.stderr
+        #expect(!lint.wasSignalled && lint.status == 0, "\(text)")
         #expect(text.isEmpty, "lint findings: \(text)")
     }
 }

@@ -305,17 +305,17 @@ struct OperatorExperienceTests {
 @Suite(.tags(.endToEnd), .timeLimit(.minutes(2)),
        .enabled(if: DocsyncBinary.url != nil && ProgressTests.scriptAvailable, "needs the built executable and script(1)"))
 struct TerminalWidthTests {
-    @Test func aQueryTableFitsAPseudoTerminalOf100Columns() throws {
+    @Test func aQueryTableFitsAPseudoTerminalOf100Columns() async throws {
         let directory = try TemporaryDirectory()
         var input = ""
         for index in 0..<5 {
             input += #"{"id":"p\#(index)","a":"\#(String(repeating: "a", count: 35))","b":"\#(String(repeating: "b", count: 35))","#
                 + #""c":"\#(String(repeating: "c", count: 35))","d":"\#(String(repeating: "d", count: 35))","when":{"$timestamp":"2024-05-01T10:00:00Z"}}"# + "\n"
         }
-        let imported = try DocsyncBinary.run(["import", "Items", "-", "--key", "id"], stdin: input, in: directory)
+        let imported = try await DocsyncBinary.run(["import", "Items", "-", "--key", "id"], stdin: input, in: directory)
         #expect(imported.status == 0, "\(imported.stderr)")
         let binary = try #require(DocsyncBinary.url).path
-        let result = try DocsyncBinary.run(
+        let result = try await DocsyncBinary.run(
             ["-qec", "stty cols 100 rows 40; '\(binary)' query Items", directory.path("typescript")],
             in: directory, executable: URL(fileURLWithPath: "/usr/bin/script"))
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
@@ -536,16 +536,16 @@ struct InterruptNoticeTests {
         defer { server.stop() }
         _ = try directory.write(OperatorExperienceTests.apiConfig(server.baseURL), to: "docsync.json")
         _ = try #require(DocsyncBinary.url)
-        let (process, errPath) = try DocsyncBinary.start(["sync", "--no-push"], in: directory)
+        let process = try DocsyncBinary.start(["sync", "--no-push"], in: directory)
         for _ in 0..<200 where !arrived.isSet { try await Task.sleep(for: .milliseconds(50)) }
         #expect(arrived.isSet, "the pull started")
         let signalled = ContinuousClock.now
-        kill(process.processIdentifier, SIGINT)
-        for _ in 0..<400 where process.isRunning { try await Task.sleep(for: .milliseconds(50)) }
-        #expect(!process.isRunning)
+        process.send(SIGINT)
+        #expect(await process.ends(within: .seconds(20)), "the request in flight (30 s) was abandoned, not waited for")
+        let result = try await process.result()
+        #expect(!result.wasSignalled && result.status == 130, "\(result.stderr)")
         #expect(ContinuousClock.now - signalled < .seconds(20), "the request in flight (30 s) was abandoned, not waited for")
-        #expect(process.terminationReason == .exit && process.terminationStatus == 130)
-        let stderr = try String(contentsOfFile: errPath, encoding: .utf8)
+        let stderr = result.stderr
         #expect(stderr.hasPrefix("docsync: stopped by SIGINT at a safe point: the run is recorded as interrupted"), "\(stderr)")
         #expect(stderr.split(separator: "\n").count == 1, "\(stderr)")
 

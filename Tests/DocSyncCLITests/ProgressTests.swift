@@ -20,11 +20,11 @@ struct ProgressTests {
     static let scriptAvailable = FileManager.default.isExecutableFile(atPath: "/usr/bin/script")
 
     @Test(.enabled(if: scriptAvailable, "needs script(1) from util-linux for a pseudo-terminal"))
-    func aTerminalSeesTheProgressLineRedrawnInPlace() throws {
+    func aTerminalSeesTheProgressLineRedrawnInPlace() async throws {
         let directory = try Self.makeWorld()
         let binary = try #require(DocsyncBinary.url).path
         // script(1) gives the command a pseudo-terminal; its output file records what the terminal saw.
-        let result = try DocsyncBinary.run(
+        let result = try await DocsyncBinary.run(
             ["-qec", "'\(binary)' sync --no-push 2>&1", directory.path("typescript")],
             in: directory, executable: URL(fileURLWithPath: "/usr/bin/script"))
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
@@ -34,18 +34,18 @@ struct ProgressTests {
         #expect(screen.contains("Plan: 3000 to create"))
     }
 
-    @Test func aPipeGetsPlainLinesWithoutControlCharacters() throws {
+    @Test func aPipeGetsPlainLinesWithoutControlCharacters() async throws {
         let directory = try Self.makeWorld()
-        let result = try DocsyncBinary.run(["sync", "--no-push"], in: directory)
+        let result = try await DocsyncBinary.run(["sync", "--no-push"], in: directory)
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stderr.contains("records planned"))
         let control = (result.stdout + result.stderr).unicodeScalars.filter { $0.value < 0x20 && $0 != "\n" }
         #expect(control.isEmpty, "no control characters in a pipe")
     }
 
-    @Test func quietPrintsNoProgress() throws {
+    @Test func quietPrintsNoProgress() async throws {
         let directory = try Self.makeWorld()
-        let result = try DocsyncBinary.run(["sync", "--no-push", "--quiet"], in: directory)
+        let result = try await DocsyncBinary.run(["sync", "--no-push", "--quiet"], in: directory)
         #expect(result.status == 0)
         #expect(result.stderr.isEmpty)
         #expect(result.stdout.hasPrefix("Plan: 3000 to create"))

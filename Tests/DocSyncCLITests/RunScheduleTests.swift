@@ -82,19 +82,18 @@ struct RunScheduleEndToEndTests {
         defer { server.stop() }
         _ = try directory.write(OperatorExperienceTests.apiConfig(server.baseURL), to: "docsync.json")
         _ = try #require(DocsyncBinary.url)
-        let (process, errPath) = try DocsyncBinary.start(["sync", "--no-push", "--every", "2s", "--format", "summary"], in: directory)
+        let process = try DocsyncBinary.start(["sync", "--no-push", "--every", "2s", "--format", "summary"], in: directory)
         // Timed from the first run's request, not from the start of a process
         // that a busy machine may be slow to launch.
         let waitStarted = ContinuousClock.now
         while ContinuousClock.now - waitStarted < .seconds(40) {
-            let log = (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? ""
-            if log.contains("docsync: run 3 succeeded") { break }
+            if process.stderrSoFar().contains("docsync: run 3 succeeded") { break }
             try await Task.sleep(for: .milliseconds(50))
         }
-        kill(process.processIdentifier, SIGTERM)
-        for _ in 0..<200 where process.isRunning { try await Task.sleep(for: .milliseconds(25)) }
-        #expect(!process.isRunning)
-        let stderr = try String(contentsOfFile: errPath, encoding: .utf8)
+        process.send(SIGTERM)
+        #expect(await process.ends(within: .seconds(30)), "SIGTERM ends the loop")
+        let result = try await process.result()
+        let stderr = result.stderr
         let times = arrivals.withLock { $0 }
         #expect(times.count >= 3, "\(stderr)")
         if times.count >= 3 {
@@ -103,7 +102,7 @@ struct RunScheduleEndToEndTests {
         #expect(stderr.contains("docsync: run 1 succeeded; next run in 2."), "\(stderr)")
         #expect(stderr.contains("docsync: run 2 failed (exit 1); next run in 2."), "\(stderr)")
         #expect(stderr.contains("docsync: run 3 succeeded"), "\(stderr)")
-        #expect(process.terminationReason == .exit && process.terminationStatus == 143, "\(stderr)")
+        #expect(!result.wasSignalled && result.status == 143, "\(stderr)")
         #expect(stderr.contains("docsync: stopped by SIGTERM"), "\(stderr)")
 
         let status = await runCLI(["status"], directory: directory)
@@ -117,17 +116,17 @@ struct RunScheduleEndToEndTests {
         _ = try directory.write(#"{"store": "s.sqlite", "sources": [{"name": "api", "collection": "Items", "file": "items.json", "key": "id"}]}"#,
                                 to: "docsync.json")
         _ = try #require(DocsyncBinary.url)
-        let (process, errPath) = try DocsyncBinary.start(["sync", "--no-push", "--every", "1s", "--log-format", "json", "--metrics-file", "m.prom"], in: directory)
+        let process = try DocsyncBinary.start(["sync", "--no-push", "--every", "1s", "--log-format", "json", "--metrics-file", "m.prom"], in: directory)
         let waitStarted = ContinuousClock.now
         while ContinuousClock.now - waitStarted < .seconds(30) {
-            let log = (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? ""
-            if log.components(separatedBy: "\"run.end\"").count > 2 { break }
+            if process.stderrSoFar().components(separatedBy: "\"run.end\"").count > 2 { break }
             try await Task.sleep(for: .milliseconds(50))
         }
-        kill(process.processIdentifier, SIGTERM)
-        for _ in 0..<200 where process.isRunning { try await Task.sleep(for: .milliseconds(25)) }
-        let stderr = try String(contentsOfFile: errPath, encoding: .utf8)
-        #expect(process.terminationReason == .exit && process.terminationStatus == 143, "\(stderr)")
+        process.send(SIGTERM)
+        #expect(await process.ends(within: .seconds(30)), "SIGTERM ends the loop")
+        let result = try await process.result()
+        let stderr = result.stderr
+        #expect(!result.wasSignalled && result.status == 143, "\(stderr)")
         let lines = try OperationsLogTests.parseLines(stderr)
         #expect(lines.filter { $0["event"] == .string("run.end") }.count >= 2, "\(stderr)")
         #expect(lines.contains { $0["event"] == .string("schedule.wait") }, "\(stderr)")

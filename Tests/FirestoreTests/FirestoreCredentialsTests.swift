@@ -13,52 +13,50 @@ import TestSupport
         let privatePEM: String
         let publicKeyPath: String
 
-        init() throws {
+        init() async throws {
             directory = FileManager.default.temporaryDirectory.appendingPathComponent("docsync-jwt-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             let privatePath = directory.appendingPathComponent("key.pem").path
             publicKeyPath = directory.appendingPathComponent("pub.pem").path
-            try #require(run(["openssl", "genpkey", "-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:2048", "-out", privatePath]) == 0)
-            try #require(run(["openssl", "pkey", "-in", privatePath, "-pubout", "-out", publicKeyPath]) == 0)
+            try #require(await run(["openssl", "genpkey", "-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:2048", "-out", privatePath]) == 0)
+            try #require(await run(["openssl", "pkey", "-in", privatePath, "-pubout", "-out", publicKeyPath]) == 0)
             privatePEM = try String(contentsOfFile: privatePath, encoding: .utf8)
         }
 
         /// Verifies an RS256 JWT's signature with `openssl dgst -sha256 -verify`.
-        func verify(_ jwt: String) throws -> Bool {
+        func verify(_ jwt: String) async throws -> Bool {
             let parts = jwt.split(separator: ".", omittingEmptySubsequences: false)
             try #require(parts.count == 3)
             let inputPath = directory.appendingPathComponent("input-\(UUID().uuidString)").path
             let signaturePath = directory.appendingPathComponent("sig-\(UUID().uuidString)").path
             try Data((parts[0] + "." + parts[1]).utf8).write(to: URL(fileURLWithPath: inputPath))
             try Data(try #require(Base64URL.decode(String(parts[2])))).write(to: URL(fileURLWithPath: signaturePath))
-            return run(["openssl", "dgst", "-sha256", "-verify", publicKeyPath, "-signature", signaturePath, inputPath]) == 0
+            return await run(["openssl", "dgst", "-sha256", "-verify", publicKeyPath, "-signature", signaturePath, inputPath]) == 0
         }
 
         func remove() { try? FileManager.default.removeItem(at: directory) }
     }
 
-    static func run(_ arguments: [String]) -> Int32 {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = arguments
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        do { try process.run() } catch { return -1 }
-        process.waitUntilExit()
-        return process.terminationStatus
+    /// Runs `arguments` (a command found on PATH) to the end; its exit status, or -1.
+    static func run(_ arguments: [String]) async -> Int32 {
+        guard let child = try? Subprocess(executable: "/usr/bin/env", arguments: arguments,
+                                          standardInput: .nullDevice, standardOutput: .nullDevice, standardError: .nullDevice)
+        else { return -1 }
+        guard case .exited(let status) = await child.wait().termination else { return -1 }
+        return status
     }
 
     static func decodeJSONPart(_ part: Substring) throws -> JSONValue {
         try JSONValue(parsing: try #require(Base64URL.decode(String(part))))
     }
 
-    @Test func assertionIsAnRS256JWTThatOpenSSLVerifies() throws {
-        let keys = try KeyPair()
+    @Test func assertionIsAnRS256JWTThatOpenSSLVerifies() async throws {
+        let keys = try await KeyPair()
         defer { keys.remove() }
         let key = ServiceAccountKey(clientEmail: "sync@demo.iam.gserviceaccount.com", privateKeyPEM: keys.privatePEM,
                                     privateKeyID: "kid-1", tokenURI: "https://oauth2.googleapis.com/token")
         let jwt = try key.makeAssertion(scopes: FirestoreCredentials.defaultScopes, issuedAt: 1_800_000_000)
-        #expect(try keys.verify(jwt))
+        #expect(try await keys.verify(jwt))
 
         let parts = jwt.split(separator: ".")
         #expect(try Self.decodeJSONPart(parts[0]) == ["alg": "RS256", "typ": "JWT", "kid": "kid-1"])
@@ -70,7 +68,7 @@ import TestSupport
 
         // A tampered claim no longer verifies.
         let forged = String(parts[0]) + "." + Base64URL.encode(Array(#"{"iss":"evil"}"#.utf8)) + "." + String(parts[2])
-        #expect(try !keys.verify(forged))
+        #expect(try await !keys.verify(forged))
     }
 
     @Test func aKeyThatIsNotAPrivateKeyFailsWithoutEchoingIt() throws {
@@ -113,7 +111,7 @@ import TestSupport
     }
 
     @Test func serviceAccountTokenIsExchangedCachedAndRefreshedBeforeExpiry() async throws {
-        let keys = try KeyPair()
+        let keys = try await KeyPair()
         defer { keys.remove() }
         let endpoint = try TokenEndpoint()
         defer { endpoint.server.stop() }
@@ -123,7 +121,7 @@ import TestSupport
 
         #expect(try await credentials.authorization(transport: .live) == "Bearer tok-1")
         let assertion = try #require(endpoint.assertionsSeen.first)
-        #expect(try keys.verify(assertion))
+        #expect(try await keys.verify(assertion))
         let claims = try Self.decodeJSONPart(assertion.split(separator: ".")[1])
         #expect(claims["aud"] == .string(endpoint.tokenURI))
         #expect(claims["iat"] == 1_800_000_000)
@@ -140,7 +138,7 @@ import TestSupport
     }
 
     @Test func concurrentRequestsShareOneTokenExchange() async throws {
-        let keys = try KeyPair()
+        let keys = try await KeyPair()
         defer { keys.remove() }
         let endpoint = try TokenEndpoint()
         defer { endpoint.server.stop() }
@@ -155,7 +153,7 @@ import TestSupport
     }
 
     @Test func clientSendsTheExchangedTokenToProduction() async throws {
-        let keys = try KeyPair()
+        let keys = try await KeyPair()
         defer { keys.remove() }
         let endpoint = try TokenEndpoint()
         defer { endpoint.server.stop() }
@@ -175,7 +173,7 @@ import TestSupport
     }
 
     @Test func anUnauthenticatedAnswerFetchesAFreshTokenOnce() async throws {
-        let keys = try KeyPair()
+        let keys = try await KeyPair()
         defer { keys.remove() }
         let endpoint = try TokenEndpoint()
         defer { endpoint.server.stop() }
@@ -198,7 +196,7 @@ import TestSupport
     }
 
     @Test func aRefusedExchangeSaysWhyWithoutTheAssertion() async throws {
-        let keys = try KeyPair()
+        let keys = try await KeyPair()
         defer { keys.remove() }
         let server = try LoopbackHTTPServer { _ in .json(#"{"error":"invalid_grant","error_description":"Invalid JWT Signature."}"#, status: 400) }
         defer { server.stop() }
@@ -224,8 +222,8 @@ import TestSupport
         #expect(seen.value == ["Bearer owner"])
     }
 
-    @Test func credentialsNeverShowSecrets() throws {
-        let keys = try KeyPair()
+    @Test func credentialsNeverShowSecrets() async throws {
+        let keys = try await KeyPair()
         defer { keys.remove() }
         let key = ServiceAccountKey(clientEmail: "sync@demo", privateKeyPEM: keys.privatePEM)
         let all: [FirestoreCredentials] = [.accessToken("ya29.secret-token"), .serviceAccount(key),
@@ -242,8 +240,8 @@ import TestSupport
         #expect("\(FirestoreCredentials.serviceAccount(key))".contains("sync@demo"))
     }
 
-    @Test func environmentPicksCredentialsAsTheSDKsDo() throws {
-        let keys = try KeyPair()
+    @Test func environmentPicksCredentialsAsTheSDKsDo() async throws {
+        let keys = try await KeyPair()
         defer { keys.remove() }
         let keyFile = keys.directory.appendingPathComponent("sa.json")
         let json: JSONValue = ["type": "service_account", "project_id": "demo", "private_key_id": "k1",

@@ -42,18 +42,10 @@ import TestSupport
         let probe = try LoopbackHTTPServer { _ in .text("") }
         let port = probe.port
         probe.stop()
-        let server = Process()
-        server.executableURL = URL(fileURLWithPath: openssl)
-        server.arguments = ["s_server", "-accept", "127.0.0.1:\(port)", "-cert", directory.path("cert.pem"), "-key", directory.path("key.pem"),
-                            "-www", "-quiet"]
-        server.standardOutput = FileHandle.nullDevice
-        server.standardError = FileHandle.nullDevice
-        server.standardInput = FileHandle.nullDevice
-        try server.run()
-        // SIGKILL: the server inherits a signal mask that blocks SIGTERM (the test runner's
-        // threads block it), so terminate() alone left one s_server behind per run.
-        defer { kill(server.processIdentifier, SIGKILL) }
-        while !Self.accepts(port) && server.isRunning { try await Task.sleep(for: .milliseconds(50)) }
+        let server = try ChildProcess(openssl, ["s_server", "-accept", "127.0.0.1:\(port)", "-cert", directory.path("cert.pem"),
+                                                "-key", directory.path("key.pem"), "-www", "-quiet"], in: directory.url.path)
+        defer { server.kill() }
+        while !Self.accepts(port) && !server.hasExited { try await Task.sleep(for: .milliseconds(50)) }
 
         let config = try directory.write("""
             {"sources": [{"name": "secure", "collection": "Secure", "baseURL": "https://127.0.0.1:\(port)",
@@ -69,35 +61,17 @@ import TestSupport
         #expect(out.text.contains(#""pullError":"request to https://127.0.0.1:\#(port)/items failed: "#), "\(out.text)")
         #expect(out.text.localizedCaseInsensitiveContains("certificate"), "the message says the certificate was the problem: \(out.text)")
 
-        kill(server.processIdentifier, SIGKILL)
-        for _ in 0..<100 where server.isRunning { try await Task.sleep(for: .milliseconds(50)) }
-        #expect(!server.isRunning, "no openssl s_server is left behind")
+        server.kill()
+        #expect(await server.ends(within: .seconds(5)), "no openssl s_server is left behind")
     }
 
     static let openssl: String? = ["/usr/bin/openssl", "/usr/local/bin/openssl", "/opt/homebrew/bin/openssl"]
         .first { FileManager.default.isExecutableFile(atPath: $0) }
 
     static func run(_ executable: String, _ arguments: [String]) async throws -> Int32 {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        let done = Locked<CheckedContinuation<Void, Never>?>(nil)
-        let finished = Locked(false)
-        process.terminationHandler = { _ in
-            finished.withLock { $0 = true }
-            done.withLock { $0 }?.resume()
-        }
-        try process.run()
-        await withCheckedContinuation { continuation in
-            let resumeNow = finished.withLock { isFinished -> Bool in
-                if !isFinished { done.withLock { $0 = continuation } }
-                return isFinished
-            }
-            if resumeNow { continuation.resume() }
-        }
-        return process.terminationStatus
+        let directory = try TemporaryDirectory("tls-tool")
+        let result = try await ChildProcess(executable, arguments, in: directory.url.path).result()
+        return result.wasSignalled ? -1 : result.status
     }
 
     /// True when something accepts TCP connections on 127.0.0.1:port.
