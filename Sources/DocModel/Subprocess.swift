@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Synchronization
 
 /// A child process started with `posix_spawn`: the token command of Firestore
 /// credentials, the `docsync-demo` executable.
@@ -36,6 +37,8 @@ public final class Subprocess: Sendable {
     public let processIdentifier: pid_t
     /// The read end of the captured standard output, or -1.
     private let outputPipe: Int32
+    /// True once `wait()` has reaped the child.
+    private let reaped = Mutex(false)
 
     /// Starts `executable` (a path; no PATH search) with `arguments` (not
     /// including the program name, which is `executable`).
@@ -153,9 +156,36 @@ public final class Subprocess: Sendable {
         return unsafeBitCast(symbol, to: Pipe2.self)
     }()
 
-    /// Sends `signal` to the child (SIGINT to interrupt it, or one passed on).
-    public func send(_ signal: Int32) {
-        _ = kill(processIdentifier, signal)
+    /// Sends `signal` to the child (SIGINT to interrupt it, or one passed on), or
+    /// to its whole process group (a child started with `ownProcessGroup`, and
+    /// whatever it started). Nothing once the child has been reaped, when its id
+    /// may already belong to another process.
+    public func send(_ signal: Int32, toProcessGroup: Bool = false) {
+        reaped.withLock { reaped in
+            guard !reaped else { return }
+            _ = kill(toProcessGroup ? -processIdentifier : processIdentifier, signal)
+        }
+    }
+
+    /// Waits like `wait()`, but ends the child's process group with SIGKILL when
+    /// `limit` passes first or the task is cancelled. For a child started with
+    /// `ownProcessGroup`, so that its own children go too (they could hold the
+    /// captured output open).
+    /// - Returns: How it ended, its output, and whether the limit ended it.
+    public func wait(killingAfter limit: Duration) async -> (termination: Termination, output: [UInt8], timedOut: Bool) {
+        let timedOut = Mutex(false)
+        let deadline = Task {
+            try await Task.sleep(for: limit)
+            timedOut.withLock { $0 = true }
+            self.send(SIGKILL, toProcessGroup: true)
+        }
+        let (termination, output) = await withTaskCancellationHandler {
+            await wait()
+        } onCancel: {
+            self.send(SIGKILL, toProcessGroup: true)
+        }
+        deadline.cancel()
+        return (termination, output, timedOut.withLock { $0 })
     }
 
     /// Waits for the child to end and returns how it ended and, when standard
@@ -167,8 +197,16 @@ public final class Subprocess: Sendable {
             let waiting: @Sendable () -> Void = {
                 // Read to the end first: a child blocked on a full pipe would never exit.
                 let output = outputPipe >= 0 ? (try? OpenFile(adopting: outputPipe).readToEnd()) ?? [] : []
-                var status: Int32 = 0
-                while waitpid(pid, &status, 0) < 0, errno == EINTR {}
+                // Wait without reaping, then reap under the lock `send` takes, so that
+                // a signal never reaches a process that took over the id.
+                var info = siginfo_t()
+                while waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) < 0, errno == EINTR {}
+                let status = self.reaped.withLock { reaped -> Int32 in
+                    var status: Int32 = 0
+                    while waitpid(pid, &status, 0) < 0, errno == EINTR {}
+                    reaped = true
+                    return status
+                }
                 // The wait(2) status word: low 7 bits the signal, else the exit status in the next byte.
                 let termination: Termination = status & 0x7F == 0 ? .exited((status >> 8) & 0xFF) : .signaled(status & 0x7F)
                 continuation.resume(returning: (termination, output))

@@ -153,16 +153,29 @@ public struct FirestoreCredentials: Sendable, CustomStringConvertible, CustomDeb
         return (token, issuedAt.addingTimeInterval(lifetime))
     }
 
-    static func runTokenCommand(_ arguments: [String]) async throws(FirestoreError) -> String {
+    /// How long a token command may take before it is stopped: printing a token
+    /// takes a second or two (gcloud, a metadata server); one that hangs must not
+    /// hold a sync, and its lock on the store, for ever.
+    static let tokenCommandLimit: Duration = .seconds(60)
+
+    static func runTokenCommand(_ arguments: [String], limit: Duration = tokenCommandLimit) async throws(FirestoreError) -> String {
         guard let executable = arguments.first else { throw FirestoreError.authentication("the token command is empty") }
         let child: Subprocess
         do {
+            // A process group of its own, so that stopping it stops what it started too.
             child = try Subprocess(executable: "/usr/bin/env", arguments: arguments,
-                                   standardInput: .nullDevice, standardOutput: .captured, standardError: .nullDevice)
+                                   standardInput: .nullDevice, standardOutput: .captured, standardError: .nullDevice,
+                                   ownProcessGroup: true)
         } catch {
             throw FirestoreError.authentication("cannot run the token command \(executable): \(error)")
         }
-        let (termination, output) = await child.wait()
+        let (termination, output, timedOut) = await child.wait(killingAfter: limit)
+        if Task.isCancelled { throw FirestoreError.cancelled }
+        if timedOut {
+            let seconds = Double(limit.components.seconds) + Double(limit.components.attoseconds) / 1e18
+            throw FirestoreError.authentication(
+                "the token command \(executable) did not finish within \(String(cFormat: "%g", seconds)) s and was stopped; run it by hand to see why")
+        }
         let text = String(decoding: output, as: UTF8.self).trimmingWhitespace()
         guard termination == .exited(0) else {
             let status = switch termination {

@@ -98,9 +98,14 @@ public final class ChildProcess: Sendable {
         return false
     }
 
-    /// Waits for the process to end and returns what it printed.
+    /// Waits for the process to end and returns what it printed. A cancelled
+    /// test (its suite's time limit passed) kills the process rather than wait on.
     public func result() async throws -> Result {
-        let termination = await ending.value
+        let termination = await withTaskCancellationHandler {
+            await ending.value
+        } onCancel: {
+            kill()
+        }
         let out = [UInt8](try Data(contentsOf: URL(fileURLWithPath: stdoutPath)))
         let err = [UInt8](try Data(contentsOf: URL(fileURLWithPath: stderrPath)))
         let (status, wasSignalled): (Int32, Bool) = switch termination {

@@ -271,4 +271,39 @@ import TestSupport
         let failing = FirestoreCredentials.command(["false"])
         await #expect(throws: FirestoreError.self) { try await failing.authorization(transport: .unimplemented) }
     }
+
+    /// A token command that hangs (here with a child of its own that holds the
+    /// output open) is stopped, with what it started, and the error says so.
+    @Test func aTokenCommandThatHangsIsStoppedAtItsLimit() async throws {
+        let marker = "docsync-token-hang-\(UUID().uuidString.prefix(8))"
+        let arguments = ["bash", "-c", "(exec -a \(marker) sleep 300) & exec -a \(marker) sleep 300"]
+        await #expect(throws: FirestoreError.authentication(
+            "the token command bash did not finish within 0.5 s and was stopped; run it by hand to see why")) {
+            _ = try await FirestoreCredentials.runTokenCommand(arguments, limit: .milliseconds(500))
+        }
+        #expect(!Self.anyProcessNamed(marker), "the command's process is left running")
+    }
+
+    /// A sync that stops (its task cancelled) does not wait for the token command.
+    @Test func aCancelledTaskStopsItsTokenCommand() async throws {
+        let marker = "docsync-token-cancel-\(UUID().uuidString.prefix(8))"
+        let fetch = Task { try await FirestoreCredentials.runTokenCommand(["bash", "-c", "exec -a \(marker) sleep 300"]) }
+        for _ in 0..<500 where !Self.anyProcessNamed(marker) { try await Task.sleep(for: .milliseconds(20)) }
+        #expect(Self.anyProcessNamed(marker), "the command started")
+        fetch.cancel()
+        await #expect(throws: FirestoreError.cancelled) { _ = try await fetch.value }
+        #expect(!Self.anyProcessNamed(marker), "the command's process is left running")
+    }
+
+    /// True when a running process's command line starts with `name`.
+    static func anyProcessNamed(_ name: String) -> Bool {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return entries.contains { entry in
+            guard Int(entry) != nil, let commandLine = FileManager.default.contents(atPath: "/proc/\(entry)/cmdline"),
+                  String(decoding: commandLine, as: UTF8.self).hasPrefix(name),
+                  let status = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8) else { return false }
+            // A zombie (state Z) has ended; only its parent has not reaped it yet.
+            return !status.contains(") Z ")
+        }
+    }
 }
