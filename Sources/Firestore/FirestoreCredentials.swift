@@ -172,9 +172,8 @@ public struct FirestoreCredentials: Sendable, CustomStringConvertible, CustomDeb
         let (termination, output, timedOut) = await child.wait(killingAfter: limit)
         if Task.isCancelled { throw FirestoreError.cancelled }
         if timedOut {
-            let seconds = Double(limit.components.seconds) + Double(limit.components.attoseconds) / 1e18
             throw FirestoreError.authentication(
-                "the token command \(executable) did not finish within \(String(cFormat: "%g", seconds)) s and was stopped; run it by hand to see why")
+                "the token command \(executable) did not finish within \(limit.secondsText) s and was stopped; run it by hand to see why")
         }
         let text = String(decoding: output, as: UTF8.self).trimmingWhitespace()
         guard termination == .exited(0) else {

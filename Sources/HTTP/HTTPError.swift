@@ -1,3 +1,5 @@
+import DocModel
+
 /// Why an HTTP exchange produced no response. Messages are libcurl's own words
 /// where it has them; they never contain request headers or bodies.
 ///
@@ -26,7 +28,7 @@ public enum HTTPError: Error, Equatable, Sendable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .timedOut(let after): return "no answer within \(Self.seconds(after)) s"
+        case .timedOut(let after): return "no answer within \(after.secondsText) s"
         case .cannotFindHost(let detail): return "cannot find the host (\(detail))"
         case .cannotConnect(let detail): return "cannot connect to the host (\(detail))"
         case .connectionLost(let detail): return "the connection was lost (\(detail))"
@@ -45,13 +47,5 @@ public enum HTTPError: Error, Equatable, Sendable, CustomStringConvertible {
         case .timedOut, .cannotFindHost, .cannotConnect, .connectionLost, .tls, .other: return true
         case .responseTooLarge, .invalidURL, .unavailable: return false
         }
-    }
-
-    /// `0.5`, `2`, `1.25`: seconds as people write them.
-    static func seconds(_ duration: Duration) -> String {
-        let (whole, fraction) = duration.components
-        if fraction == 0 { return String(whole) }
-        let value = Double(whole) + Double(fraction) / 1e18
-        return String((value * 1000).rounded() / 1000)
     }
 }

@@ -117,6 +117,16 @@ public final class ChildProcess: Sendable {
                       stdoutBytes: out, stderrBytes: err)
     }
 
+    /// Runs `executable` with `arguments` to the end, its output discarded (a tool
+    /// such as openssl): its exit status, or -1 when it could not start or a
+    /// signal ended it.
+    public static func exitStatus(of executable: String, _ arguments: [String]) async -> Int32 {
+        guard let child = try? Subprocess(executable: executable, arguments: arguments, standardInput: .nullDevice,
+                                          standardOutput: .nullDevice, standardError: .nullDevice) else { return -1 }
+        guard case .exited(let status) = await child.wait().termination else { return -1 }
+        return status
+    }
+
     /// The text the process has written to standard error so far.
     public func stderrSoFar() -> String {
         (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? ""

@@ -18,8 +18,8 @@ import TestSupport
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             let privatePath = directory.appendingPathComponent("key.pem").path
             publicKeyPath = directory.appendingPathComponent("pub.pem").path
-            try #require(await run(["openssl", "genpkey", "-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:2048", "-out", privatePath]) == 0)
-            try #require(await run(["openssl", "pkey", "-in", privatePath, "-pubout", "-out", publicKeyPath]) == 0)
+            try #require(await ChildProcess.exitStatus(of: "/usr/bin/env", ["openssl", "genpkey", "-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:2048", "-out", privatePath]) == 0)
+            try #require(await ChildProcess.exitStatus(of: "/usr/bin/env", ["openssl", "pkey", "-in", privatePath, "-pubout", "-out", publicKeyPath]) == 0)
             privatePEM = try String(contentsOfFile: privatePath, encoding: .utf8)
         }
 
@@ -31,19 +31,10 @@ import TestSupport
             let signaturePath = directory.appendingPathComponent("sig-\(UUID().uuidString)").path
             try Data((parts[0] + "." + parts[1]).utf8).write(to: URL(fileURLWithPath: inputPath))
             try Data(try #require(Base64URL.decode(String(parts[2])))).write(to: URL(fileURLWithPath: signaturePath))
-            return await run(["openssl", "dgst", "-sha256", "-verify", publicKeyPath, "-signature", signaturePath, inputPath]) == 0
+            return await ChildProcess.exitStatus(of: "/usr/bin/env", ["openssl", "dgst", "-sha256", "-verify", publicKeyPath, "-signature", signaturePath, inputPath]) == 0
         }
 
         func remove() { try? FileManager.default.removeItem(at: directory) }
-    }
-
-    /// Runs `arguments` (a command found on PATH) to the end; its exit status, or -1.
-    static func run(_ arguments: [String]) async -> Int32 {
-        guard let child = try? Subprocess(executable: "/usr/bin/env", arguments: arguments,
-                                          standardInput: .nullDevice, standardOutput: .nullDevice, standardError: .nullDevice)
-        else { return -1 }
-        guard case .exited(let status) = await child.wait().termination else { return -1 }
-        return status
     }
 
     static func decodeJSONPart(_ part: Substring) throws -> JSONValue {

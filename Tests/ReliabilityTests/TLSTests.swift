@@ -35,7 +35,7 @@ import TestSupport
     func aSelfSignedCertificateIsRefused() async throws {
         let directory = try TemporaryDirectory("tls")
         let openssl = try #require(Self.openssl)
-        let made = try await Self.run(openssl, ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", directory.path("key.pem"),
+        let made = await ChildProcess.exitStatus(of: openssl, ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", directory.path("key.pem"),
                                                 "-out", directory.path("cert.pem"), "-days", "1", "-subj", "/CN=127.0.0.1",
                                                 "-addext", "subjectAltName=IP:127.0.0.1"])
         #expect(made == 0)
@@ -67,12 +67,6 @@ import TestSupport
 
     static let openssl: String? = ["/usr/bin/openssl", "/usr/local/bin/openssl", "/opt/homebrew/bin/openssl"]
         .first { FileManager.default.isExecutableFile(atPath: $0) }
-
-    static func run(_ executable: String, _ arguments: [String]) async throws -> Int32 {
-        let directory = try TemporaryDirectory("tls-tool")
-        let result = try await ChildProcess(executable, arguments, in: directory.url.path).result()
-        return result.wasSignalled ? -1 : result.status
-    }
 
     /// True when something accepts TCP connections on 127.0.0.1:port.
     static func accepts(_ port: Int) -> Bool {
